@@ -1,0 +1,45 @@
+package dev.monoagent.common;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Everything that happens, as one protocol. The CLI prints these, the workbench renders them, the run log appends
+ * them as JSONL. Ids pair beginnings with ends ({@code runId}, {@code callId}).
+ */
+public sealed interface Event {
+    Instant time();
+
+    record RunStarted(Instant time, String runId, String workspace) implements Event {}
+
+    record RunFinished(Instant time, String runId, String status) implements Event {}
+
+    record UserMessage(Instant time, String runId, String text) implements Event {}
+
+    record AssistantDelta(Instant time, String runId, String text) implements Event {}
+
+    record ToolCallStarted(Instant time, String runId, String callId, String tool, String argsJson) implements Event {}
+
+    /** A chunk of live output from a running tool call. */
+    record ToolOutput(Instant time, String runId, String callId, String text) implements Event {}
+
+    /**
+     * @param outcome {@code ok} or a failure code such as {@code sandbox_prepare_failed}
+     */
+    record ToolCallFinished(Instant time, String runId, String callId, String tool, String outcome, String text,
+                            long durationMs) implements Event {}
+
+    record ViolationObserved(Instant time, Violation violation) implements Event {}
+
+    /**
+     * @param effective off | native | blocked | unsafe-host-process
+     * @param reason    why, when not native
+     */
+    record SandboxStateChanged(Instant time, String effective, String reason) implements Event {}
+
+    record ProbeFinished(Instant time, ProbeResult result) implements Event {}
+
+    record SelfCheckFinished(Instant time, boolean passed, List<ProbeResult> results) implements Event {}
+
+    record MemoryRecalled(Instant time, String runId, int items) implements Event {}
+}

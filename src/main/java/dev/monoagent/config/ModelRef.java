@@ -1,0 +1,55 @@
+package dev.monoagent.config;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A {@code <provider>:<model>} reference. Only the first colon splits ({@code ollama:gemma4:31b}); a leading
+ * {@code pi:} is dropped; retired provider prefixes are rejected with the named replacement.
+ */
+public record ModelRef(String provider, String model) {
+
+    /** Providers built into the product; a {@code providers} entry adds more. */
+    public static final Set<String> BUILT_IN_PROVIDERS =
+            Set.of("openai-codex", "openai", "anthropic", "ollama", "lmstudio", "openrouter", "openai_compat");
+
+    private static final Map<String, String> RETIRED = Map.of(
+            "codex", "openai-codex",
+            "codex-cli", "openai-codex",
+            "claude", "anthropic",
+            "claude-code", "anthropic");
+
+    @Override
+    public String toString() {
+        return provider + ":" + model;
+    }
+
+    /**
+     * Parses a reference.
+     *
+     * @param text            the raw value
+     * @param field           how to name the value in errors ({@code runtime.model} or {@code MONO_AGENT_MODEL})
+     * @param extraProviders  provider names configured under {@code providers}
+     */
+    public static ModelRef parse(String text, String field, Set<String> extraProviders) throws ConfigException {
+        String raw = text == null ? "" : text.trim();
+        String s = raw.startsWith("pi:") ? raw.substring(3) : raw;
+        int colon = s.indexOf(':');
+        String head = "%s `%s` is not a valid runtime model reference:\n".formatted(field, raw);
+        if (colon <= 0 || colon == s.length() - 1) {
+            throw new ConfigException(field, head + "expected <provider>:<model>, e.g. openai-codex:gpt-5.6-terra");
+        }
+        String provider = s.substring(0, colon);
+        String model = s.substring(colon + 1);
+        String replacement = RETIRED.get(provider);
+        if (replacement != null) {
+            throw new ConfigException(field, head + "%s is no longer a runtime backend; use %s:%s"
+                    .formatted(provider, replacement, model));
+        }
+        if (!BUILT_IN_PROVIDERS.contains(provider) && !extraProviders.contains(provider)) {
+            throw new ConfigException(field, head + "unknown provider %s; known: %s (or add it under providers)"
+                    .formatted(provider, String.join(", ", BUILT_IN_PROVIDERS.stream().sorted().toList())));
+        }
+        return new ModelRef(provider, model);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.monoagent.sandbox;
+
+import dev.monoagent.config.Enums.Fallback;
+import dev.monoagent.config.Enums.NetworkMode;
+import dev.monoagent.config.Enums.SandboxMode;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The compiled, immutable sandbox policy: the one answer to "may this path be read / written" shared by the engine
+ * config, the in-process file tools, the tree badges and the self-check. All paths are absolute and normalized.
+ *
+ * <p>Protected globs follow gitignore rules: a glob without {@code /} ({@code .env}, {@code .env.*}) matches that
+ * name at any depth under the workspace; a glob with {@code /} is anchored at the workspace root; {@code dir/**}
+ * also protects {@code dir} itself. Absolute globs are matched as written.
+ *
+ * @param workspace         the agent folder
+ * @param mode              native or off
+ * @param fallback          fail-closed or unsafe-host-process
+ * @param unsafeAllowed     both unsafe switches set
+ * @param readableRoots     where reads are allowed under the home directory
+ * @param writableRoots     the only places writes are allowed
+ * @param denyWriteGlobs    the protected globs as configured
+ * @param protectedLiterals literal paths always protected (state dir, engine cache, {@code .git/config}, hooks dir)
+ * @param denyRead          paths never readable ({@code ~/.ssh}, home outside the readable roots)
+ * @param network           network mode
+ * @param allowlist         host suffixes for allowlist mode
+ */
+public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
+                     List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
+                     List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist) {
+
+    public Policy {
+        readableRoots = List.copyOf(readableRoots);
+        writableRoots = List.copyOf(writableRoots);
+        denyWriteGlobs = List.copyOf(denyWriteGlobs);
+        protectedLiterals = List.copyOf(protectedLiterals);
+        denyRead = List.copyOf(denyRead);
+        allowlist = List.copyOf(allowlist);
+    }
+
+    /** Why a path may not be written, or null when it may. {@code p} must be absolute; it is normalized here. */
+    public String writeDenial(Path p) {
+        Path n = p.toAbsolutePath().normalize();
+        for (Path lit : protectedLiterals) {
+            if (n.startsWith(lit)) {
+                return "protected path " + lit;
+            }
+        }
+        String glob = protectedGlob(n);
+        if (glob != null) {
+            return "protected by denyWrite " + glob;
+        }
+        if (writableRoots.stream().noneMatch(n::startsWith)) {
+            return "outside the writable roots";
+        }
+        return null;
+    }
+
+    /** Why a path may not be read, or null when it may. */
+    public String readDenial(Path p) {
+        Path n = p.toAbsolutePath().normalize();
+        for (Path d : denyRead) {
+            if (n.startsWith(d) && readableRoots.stream().noneMatch(r -> r.startsWith(d) && n.startsWith(r))) {
+                return "read-protected path " + d;
+            }
+        }
+        return null;
+    }
+
+    /** True when the path is a protected secret path (denyWrite glob or protected literal). */
+    public boolean isProtected(Path p) {
+        Path n = p.toAbsolutePath().normalize();
+        return protectedLiterals.stream().anyMatch(n::startsWith) || protectedGlob(n) != null;
+    }
+
+    /** The denyWrite glob that matches {@code n} (itself or an ancestor inside the workspace), or null. */
+    public String protectedGlob(Path n) {
+        for (String g : denyWriteGlobs) {
+            if (matches(g, n)) {
+                return g;
+            }
+        }
+        return null;
+    }
+
+    private boolean matches(String glob, Path n) {
+        // a match on the path or any ancestor protects it: "dir/**" and "dir" both cover dir's contents
+        String g = glob.endsWith("/**") ? glob.substring(0, glob.length() - 3) : glob;
+        if (Path.of(g).isAbsolute()) {
+            PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + g);
+            for (Path a = n; a != null; a = a.getParent()) {
+                if (m.matches(a)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (!n.startsWith(workspace) || n.equals(workspace)) {
+            return false;
+        }
+        Path rel = workspace.relativize(n);
+        PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + g);
+        if (!g.contains("/")) {
+            // basename glob: any path component at any depth matching protects that path and everything under it
+            for (Path part : rel) {
+                if (m.matches(part)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        List<Path> prefixes = new ArrayList<>();
+        Path acc = null;
+        for (Path part : rel) {
+            acc = acc == null ? part : acc.resolve(part);
+            prefixes.add(acc);
+        }
+        for (Path prefix : prefixes) {
+            if (m.matches(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
