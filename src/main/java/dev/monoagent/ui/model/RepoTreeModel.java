@@ -75,7 +75,7 @@ public final class RepoTreeModel {
                 } catch (IOException e) {
                     continue;
                 }
-                if ((a.isOther() || (a.size() == 0 && !a.isSymbolicLink())) && litter.hidden(p)) {
+                if (!a.isSymbolicLink() && (a.isOther() || a.isDirectory() || a.size() == 0) && litter.hidden(p)) {
                     continue;
                 }
                 boolean isDir = a.isDirectory();
