@@ -63,7 +63,7 @@ public final class Workbench implements AutoCloseable {
                         w.watch(dir);
                     }
                 });
-        Scene scene = new Scene(view, 1440, 900);
+        Scene scene = new Scene(view, 1280, 800);
         Workbench wb = new Workbench(model, view, scene, watcher, state);
         self[0] = wb;
         wb.theme = state == null ? Theme.LIGHT : state.theme();

@@ -68,7 +68,7 @@ public final class SandboxPanelView extends VBox {
         ListView<ProbeRow> probes = new ListView<>(model.probes());
         probes.setId("probe-list");
         probes.getStyleClass().add("probes");
-        probes.setPrefHeight(230);
+        probes.setPrefHeight(200);
         probes.setCellFactory(lv -> new ListCell<>() {
             @Override
             protected void updateItem(ProbeRow r, boolean empty) {
@@ -98,8 +98,8 @@ public final class SandboxPanelView extends VBox {
         engineTitle.getStyleClass().add("section-title");
         Label probesTitle = new Label("Functional check");
         probesTitle.getStyleClass().add("section-title");
-        VBox content = new VBox(6, title, effective, engineTitle, engine, policyTitle, policy, probesTitle, actions,
-                step, probes, verified);
+        VBox content = new VBox(6, title, effective, probesTitle, actions, step, probes, verified, engineTitle, engine,
+                policyTitle, policy);
         ScrollPane scroll = new ScrollPane(content);
         scroll.setFitToWidth(true);
         VBox.setVgrow(scroll, Priority.ALWAYS);
