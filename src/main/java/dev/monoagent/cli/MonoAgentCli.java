@@ -67,6 +67,17 @@ public final class MonoAgentCli {
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(false);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> handle(ex, ctx, root.debug));
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine bad = ex.getCommandLine();
+            String msg = ex.getMessage();
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && bad.getSubcommands().size() > 0
+                    && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+                msg = "Unknown command: " + u.getUnmatched().get(0);
+            }
+            ctx.err().println("mono-agent: " + msg);
+            bad.usage(ctx.err());
+            return ExitCodes.USAGE;
+        });
         return cl;
     }
 
