@@ -7,6 +7,6 @@ final class BuiltinTools {
     private BuiltinTools() {}
 
     static List<Tool> all() {
-        return List.of(new ReadTool(), new WriteTool(), new EditTool());
+        return List.of(new ReadTool(), new WriteTool(), new EditTool(), new GlobTool(), new GrepTool());
     }
 }

@@ -129,4 +129,9 @@ final class FileAccess {
         }
         return false;
     }
+
+    /** The policy's read denial for an absolute path (mapped into the policy's root spelling), or null. */
+    static String readDenied(PathGuard guard, Path abs) {
+        return guard.policyReadDenial(abs);
+    }
 }

@@ -249,4 +249,8 @@ final class PathGuard {
         }
         return null;
     }
+
+    String policyReadDenial(Path abs) {
+        return policy.readDenial(toPolicySpace(abs));
+    }
 }
