@@ -7,6 +7,7 @@ final class BuiltinTools {
     private BuiltinTools() {}
 
     static List<Tool> all() {
-        return List.of(new ReadTool(), new WriteTool(), new EditTool(), new GlobTool(), new GrepTool());
+        return List.of(new ReadTool(), new WriteTool(), new EditTool(), new GlobTool(), new GrepTool(), new BashTool(),
+                new ExecTool(), new NodeReplTool());
     }
 }
