@@ -104,7 +104,7 @@ class NodeReplTest {
     }
 
     @Test
-    void timeoutKillsTheProcessAndTheNextCallStartsFresh() {
+    void timeoutKillsTheProcessAndTheNextCallStartsFresh() throws Exception {
         ok("const keep = 1");
         Process first = port.last;
         ToolResult r = js("while (true) {}");
