@@ -6,6 +6,22 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
 console.log = (...a) => console.error(...a);
+
+// srt resolves programs by spawning `which` on every wrap (~3 ms each). Java already resolved and checked the tools
+// (MONO_AGENT_TOOLS = {"bash": "/usr/bin/bash", ...}); srt's which() consults globalThis.Bun.which first (the only
+// use of `Bun` in the pinned tree), so answer from that map and memoize anything else.
+import { spawnSync } from 'node:child_process';
+const known = JSON.parse(process.env.MONO_AGENT_TOOLS || '{}');
+const memo = new Map(Object.entries(known));
+globalThis.Bun = {
+  which(bin) {
+    if (memo.has(bin)) return memo.get(bin);
+    const r = spawnSync('which', [bin], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 1000 });
+    const found = r.status === 0 && r.stdout ? r.stdout.trim() : null;
+    memo.set(bin, found);
+    return found;
+  },
+};
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 
 const { SandboxManager } = await import(pathToFileURL(process.argv[1]).href);
