@@ -14,7 +14,8 @@ import java.util.Map;
  * What Bash and Exec share: the workdir check (inside the roots, a directory), the trip through the sandbox port
  * (never a direct spawn) and turning an {@link ExecOutcome} into a result. A nonzero exit is {@code Ok} with
  * {@code Exit code: N} as the last line; a timeout is {@code timeout}; an unusable engine is
- * {@code sandbox_prepare_failed} with the contract's text. Engine violations are re-emitted attributed to the call.
+ * {@code sandbox_prepare_failed} with the contract's text. Engine violations (already emitted by the engine,
+ * attributed by the spec's run/call ids) are listed at the end of the text so the model knows what was blocked.
  */
 final class CommandTools {
     private CommandTools() {}
@@ -72,7 +73,6 @@ final class CommandTools {
     }
 
     private static ToolResult completed(ExecOutcome.Completed c, CommandSpec spec, ToolContext ctx, String display) {
-        c.violations().forEach(ctx::report);
         StringBuilder sb = new StringBuilder();
         sb.append(c.stdout());
         if (!c.stderr().isEmpty()) {

@@ -1,7 +1,6 @@
 package dev.monoagent.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.monoagent.common.Violation;
 import dev.monoagent.sandbox.CommandSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -147,10 +146,6 @@ final class NodeReplSession implements AutoCloseable {
         } catch (IOException e) {
             return new Reply.Exited(strayText());
         }
-    }
-
-    List<Violation> drainViolations() {
-        return process.drainViolations();
     }
 
     boolean alive() {

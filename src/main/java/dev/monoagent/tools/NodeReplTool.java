@@ -76,7 +76,6 @@ final class NodeReplTool implements Tool {
             }
         }
         NodeReplSession.Reply reply = session.eval(code, timeout);
-        session.drainViolations().forEach(ctx::report);
         return switch (reply) {
             case NodeReplSession.Reply.TimedOut t -> {
                 scope.discard(SCOPE_KEY);

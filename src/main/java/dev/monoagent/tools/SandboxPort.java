@@ -1,17 +1,19 @@
 package dev.monoagent.tools;
 
-import dev.monoagent.common.Violation;
 import dev.monoagent.sandbox.CommandSpec;
 import dev.monoagent.sandbox.ExecOutcome;
+import dev.monoagent.sandbox.Sandbox;
+import dev.monoagent.sandbox.SandboxProcess;
+import dev.monoagent.sandbox.StartOutcome;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.List;
 
 /**
  * What the command tools need from the sandbox engine: one-shot commands and long-lived processes, both under the
  * policy. The tools package depends on this narrow port, not on the engine, so the fail-closed path
- * ({@link #UNAVAILABLE}) and the engine can be swapped in tests; {@code SandboxAdapter} binds it to the real
- * {@code sandbox.Sandbox}.
+ * ({@link #UNAVAILABLE}) and the engine can be swapped in tests; {@link #of(Sandbox)} binds it to the real engine.
+ * The engine itself emits {@code ViolationObserved} events for what it refuses (attributed by the spec's ids), so
+ * the command tools only show them in the result text and never re-emit them.
  */
 public interface SandboxPort {
 
@@ -40,12 +42,56 @@ public interface SandboxPort {
 
         boolean isAlive();
 
-        /** Violations the engine attributed to this process since the last call (then forgotten). */
-        List<Violation> drainViolations();
-
         /** Kills the process (SIGTERM, SIGKILL after 1 s) and cleans up; idempotent. */
         @Override
         void close();
+    }
+
+    /** The port over the real sandbox facade. */
+    static SandboxPort of(Sandbox sandbox) {
+        return new SandboxPort() {
+            @Override
+            public ExecOutcome exec(CommandSpec spec) {
+                return sandbox.exec(spec);
+            }
+
+            @Override
+            public Started start(CommandSpec spec) {
+                return switch (sandbox.start(spec)) {
+                    case ExecOutcome.PrepareFailed pf -> new Started.NotStarted(pf);
+                    case StartOutcome.Started s -> new Started.Running(live(s.process()));
+                };
+            }
+        };
+    }
+
+    private static LiveProcess live(SandboxProcess p) {
+        return new LiveProcess() {
+            @Override
+            public OutputStream stdin() {
+                return p.stdin();
+            }
+
+            @Override
+            public InputStream stdout() {
+                return p.stdout();
+            }
+
+            @Override
+            public InputStream stderr() {
+                return p.stderr();
+            }
+
+            @Override
+            public boolean isAlive() {
+                return p.isAlive();
+            }
+
+            @Override
+            public void close() {
+                p.destroy();
+            }
+        };
     }
 
     /** The engine is not usable and the policy is fail-closed: nothing ever runs. */

@@ -5,6 +5,7 @@ import dev.monoagent.common.EventSink;
 import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.sandbox.Policy;
+import dev.monoagent.sandbox.Sandbox;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,15 @@ public final class Tools implements AutoCloseable {
     public static Tools open(LoadedConfig cfg, Policy policy, SandboxPort sandbox, EventSink sink)
             throws ConfigException {
         return open(cfg, policy, sandbox, sink, List.of());
+    }
+
+    /**
+     * Opens the tools over the real sandbox facade: its compiled policy for the file tools, the facade for commands.
+     * An unproven engine makes Bash/Exec/NodeRepl return {@code sandbox_prepare_failed} (fail-closed) while
+     * Read/Write/Edit/Glob/Grep keep working.
+     */
+    public static Tools open(LoadedConfig cfg, Sandbox sandbox, EventSink sink) throws ConfigException {
+        return open(cfg, sandbox.policy(), SandboxPort.of(sandbox), sink, List.of());
     }
 
     /** As {@link #open(LoadedConfig, Policy, SandboxPort, EventSink)}, plus tools from other packages (memory). */

@@ -1,6 +1,5 @@
 package dev.monoagent.tools;
 
-import dev.monoagent.common.Violation;
 import dev.monoagent.sandbox.CommandSpec;
 import dev.monoagent.sandbox.ExecOutcome;
 import java.io.IOException;
@@ -81,11 +80,6 @@ final class HostProcessPort implements SandboxPort {
                 @Override
                 public boolean isAlive() {
                     return p.isAlive();
-                }
-
-                @Override
-                public List<Violation> drainViolations() {
-                    return List.of();
                 }
 
                 @Override
