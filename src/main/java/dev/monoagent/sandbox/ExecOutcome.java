@@ -32,7 +32,7 @@ public sealed interface ExecOutcome {
      *
      * @param reason why the engine is not usable (for status lines and logs)
      */
-    record PrepareFailed(String code, String reason) implements ExecOutcome {
+    record PrepareFailed(String code, String reason) implements ExecOutcome, StartOutcome {
         public static PrepareFailed unavailable(String reason) {
             return new PrepareFailed("sandbox_prepare_failed", reason);
         }

@@ -1,0 +1,51 @@
+package dev.monoagent.sandbox;
+
+import java.util.List;
+
+/**
+ * The text handed to srt as "the command": optional in-sandbox forwarders for granted host ports, then
+ * {@code exec} of the caller's argv (so exit codes and signals pass through unchanged).
+ *
+ * <p>Forwarders: srt gives the sandbox only {@code lo} and sets NO_PROXY for loopback, so a plain client's
+ * {@code connect(127.0.0.1:P)} would fail. For each granted port a socat listener on the sandbox's 127.0.0.1:P tunnels
+ * through srt's HTTP proxy (CONNECT 127.0.0.1:P, authenticated with the credentials srt put in {@code HTTP_PROXY}),
+ * so the connection is still checked against the allowlist and attributed to this command. The script waits (bounded,
+ * 2 s) until the proxy's and the forwarders' listeners are up, so the first connect does not race them.
+ */
+final class CommandScript {
+    private CommandScript() {}
+
+    static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    static String exec(List<String> argv) {
+        StringBuilder sb = new StringBuilder("exec");
+        for (String a : argv) {
+            sb.append(' ').append(quote(a));
+        }
+        return sb.toString();
+    }
+
+    /** @param socat absolute socat path; {@code ports} the granted host ports (empty: no forwarders) */
+    static String build(List<String> argv, List<Integer> ports, String socat) {
+        if (ports.isEmpty()) {
+            return exec(argv);
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("__mp=${HTTP_PROXY#*://}; __ma=${__mp%@*}; __ma=$(printf '%b' \"${__ma//%/\\\\x}\")\n");
+        StringBuilder hex = new StringBuilder(String.format("%04X", 3128));
+        for (int port : ports) {
+            sb.append(quote(socat)).append(" TCP-LISTEN:").append(port)
+                    .append(",bind=127.0.0.1,fork,reuseaddr PROXY:localhost:127.0.0.1:").append(port)
+                    .append(",proxyport=3128,proxyauth=\"$__ma\" >/dev/null 2>&1 &\n");
+            hex.append(' ').append(String.format("%04X", port));
+        }
+        sb.append("for __mi in $(seq 1 400); do __mt=$(</proc/net/tcp); __mk=1; for __mh in ").append(hex)
+                .append("; do [[ $__mt == *\":$__mh 00000000:0000 0A\"* ]] || { __mk=0; break; }; done; ")
+                .append("[ $__mk = 1 ] && break; sleep 0.005; done\n");
+        sb.append("unset __mp __ma __mi __mt __mk __mh\n");
+        sb.append(exec(argv));
+        return sb.toString();
+    }
+}

@@ -1,0 +1,104 @@
+package dev.monoagent.sandbox;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The host facts the engine depends on, gathered once so tests can substitute every one of them: where the private
+ * cache lives, which home directory the sandbox protects, the PATH used to find host tools (never the sandbox's PATH),
+ * and where per-session temp dirs go. {@link #detect()} reads the real process environment.
+ *
+ * @param cacheRoot  {@code ${XDG_CACHE_HOME:-~/.cache}/mono-agent} (macOS {@code ~/Library/Caches/mono-agent}), or
+ *                   {@code MONO_AGENT_CACHE_DIR} / system property {@code monoagent.cacheDir}
+ * @param home       the user's home directory
+ * @param path       the PATH searched for node, bwrap, socat, rg and an external srt
+ * @param tmpRoot    parent of the per-session temp dirs
+ * @param hostEnv    the host environment, only for the allowlisted variables passed into the sandbox
+ * @param extraProtected product-owned ports that must never be granted to the sandbox (e.g. a UI server)
+ */
+public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<String, String> hostEnv,
+                      List<Integer> extraProtected) {
+
+    public HostEnv {
+        Objects.requireNonNull(cacheRoot);
+        Objects.requireNonNull(home);
+        hostEnv = Map.copyOf(hostEnv);
+        extraProtected = List.copyOf(extraProtected);
+    }
+
+    /** The real host: process env, user home, default cache root (with the documented overrides). */
+    public static HostEnv detect() {
+        Map<String, String> env = System.getenv();
+        Path home = Path.of(System.getProperty("user.home"));
+        return new HostEnv(defaultCacheRoot(env, home), home, env.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"),
+                Path.of(System.getProperty("java.io.tmpdir")), env, List.of());
+    }
+
+    /** The default cache root with overrides: system property, then env, then the platform cache dir. */
+    public static Path defaultCacheRoot(Map<String, String> env, Path home) {
+        String prop = System.getProperty("monoagent.cacheDir");
+        if (prop != null && !prop.isBlank()) {
+            return Path.of(prop).toAbsolutePath().normalize();
+        }
+        String override = env.get("MONO_AGENT_CACHE_DIR");
+        if (override != null && !override.isBlank()) {
+            return Path.of(override).toAbsolutePath().normalize();
+        }
+        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac")) {
+            return home.resolve("Library/Caches/mono-agent");
+        }
+        String xdg = env.get("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute() ? Path.of(xdg) : home.resolve(".cache");
+        return base.resolve("mono-agent");
+    }
+
+    public HostEnv withCacheRoot(Path root) {
+        return new HostEnv(root, home, path, tmpRoot, hostEnv, extraProtected);
+    }
+
+    public HostEnv withPath(String p) {
+        return new HostEnv(cacheRoot, home, p, tmpRoot, hostEnv, extraProtected);
+    }
+
+    public HostEnv withHome(Path h) {
+        return new HostEnv(cacheRoot, h, path, tmpRoot, hostEnv, extraProtected);
+    }
+
+    public HostEnv withProtectedPorts(List<Integer> ports) {
+        return new HostEnv(cacheRoot, home, path, tmpRoot, hostEnv, ports);
+    }
+
+    /** First executable named {@code name} on {@link #path()}, as an absolute path, or null. */
+    public Path which(String name) {
+        for (String dir : path.split(":")) {
+            if (dir.isEmpty()) {
+                continue;
+            }
+            Path p = Path.of(dir).resolve(name);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return p.toAbsolutePath();
+            }
+        }
+        return null;
+    }
+
+    /** The PATH entries that exist, for the sandbox's and the bridge's PATH. */
+    public List<String> pathEntries() {
+        List<String> out = new ArrayList<>();
+        for (String dir : path.split(":")) {
+            if (!dir.isEmpty() && !out.contains(dir)) {
+                out.add(dir);
+            }
+        }
+        return out;
+    }
+
+    boolean isLinux() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
+    }
+}

@@ -1,0 +1,173 @@
+package dev.monoagent.sandbox;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The host programs the engine runs, found once and passed to srt as absolute paths (srt otherwise looks them up with
+ * {@code which} and silently falls back when an explicit path is missing). Each must be a regular file after
+ * resolving links, executable, not group/world-writable and owned by root or the current user.
+ *
+ * @param node  Node >= 20.11 (what srt 0.0.78 declares)
+ * @param bwrap bubblewrap (Linux)
+ * @param socat socat (Linux)
+ * @param rg    ripgrep (Linux)
+ * @param bash  the shell srt wraps commands with
+ * @param nodeVersion e.g. {@code v20.20.2}
+ */
+record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String nodeVersion) {
+
+    /** What was found, or what is missing with the exact command that installs it. */
+    sealed interface Found permits Ok, Missing {}
+
+    record Ok(HostTools tools) implements Found {}
+
+    record Missing(String detail, String installHint) implements Found {
+        String line() {
+            return detail + (installHint == null ? "" : " Install with: " + installHint);
+        }
+    }
+
+    static final int[] MIN_NODE = {20, 11};
+
+    static Found find(HostEnv env) {
+        List<String> problems = new ArrayList<>();
+        List<String> missingPkgs = new ArrayList<>();
+        boolean mac = System.getProperty("os.name", "").toLowerCase().contains("mac");
+        Path node = resolve(env, "node", problems);
+        String version = null;
+        if (node != null) {
+            version = nodeVersion(node);
+            if (version == null || !versionOk(version)) {
+                problems.add("Node " + (version == null ? "(unknown version)" : version) + " at " + node
+                        + " is too old; srt 0.0.78 needs >= 20.11.");
+                node = null;
+            }
+        }
+        String nodeHint = mac ? "brew install node@20" : "apt-get install -y nodejs (Node >= 20.11, e.g. from NodeSource)";
+        Path bwrap = null;
+        Path socat = null;
+        Path rg = null;
+        if (env.isLinux()) {
+            bwrap = resolve(env, "bwrap", problems);
+            if (bwrap == null) {
+                missingPkgs.add("bubblewrap");
+            }
+            socat = resolve(env, "socat", problems);
+            if (socat == null) {
+                missingPkgs.add("socat");
+            }
+            rg = resolve(env, "rg", problems);
+            if (rg == null) {
+                missingPkgs.add("ripgrep");
+            }
+        } else if (mac) {
+            rg = resolve(env, "rg", problems);
+        }
+        Path bash = resolve(env, "bash", problems);
+        if (node == null || bash == null || (env.isLinux() && (bwrap == null || socat == null || rg == null))
+                || (mac && rg == null)) {
+            String hint;
+            if (node == null) {
+                hint = nodeHint;
+            } else if (mac) {
+                hint = "brew install ripgrep";
+            } else if (!missingPkgs.isEmpty()) {
+                hint = "apt-get install -y " + String.join(" ", missingPkgs);
+            } else {
+                hint = null;
+            }
+            return new Missing(String.join(" ", problems), hint);
+        }
+        return new Ok(new HostTools(node, bwrap, socat, rg, bash, version));
+    }
+
+    private static Path resolve(HostEnv env, String name, List<String> problems) {
+        Path p = env.which(name);
+        if (p == null) {
+            problems.add(name + " not found on PATH.");
+            return null;
+        }
+        try {
+            Path real = p.toRealPath();
+            String why = unsafe(real);
+            if (why != null) {
+                problems.add(name + " at " + real + " " + why + ".");
+                return null;
+            }
+            return real;
+        } catch (IOException e) {
+            problems.add(name + " at " + p + " cannot be resolved: " + e.getMessage() + ".");
+            return null;
+        }
+    }
+
+    /** Why a resolved program must not be trusted, or null. */
+    static String unsafe(Path real) throws IOException {
+        if (!Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {
+            return "is not a regular file";
+        }
+        if (!Files.isExecutable(real)) {
+            return "is not executable";
+        }
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(real, LinkOption.NOFOLLOW_LINKS);
+        if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+            return "is group- or world-writable";
+        }
+        int owner = (Integer) Files.getAttribute(real, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        if (owner != 0 && owner != currentUid()) {
+            return "is owned by uid " + owner + " (neither root nor the current user)";
+        }
+        return null;
+    }
+
+    static int currentUid() {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (IOException | UnsupportedOperationException e) {
+            try {
+                return (Integer) Files.getAttribute(Path.of(System.getProperty("user.home")), "unix:uid");
+            } catch (IOException ex) {
+                return -1;
+            }
+        }
+    }
+
+    static String nodeVersion(Path node) {
+        try {
+            Process p = new ProcessBuilder(node.toString(), "--version").redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return null;
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return p.exitValue() == 0 ? out : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    static boolean versionOk(String v) {
+        Matcher m = Pattern.compile("^v?(\\d+)\\.(\\d+)").matcher(v);
+        if (!m.find()) {
+            return false;
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        return major > MIN_NODE[0] || (major == MIN_NODE[0] && minor >= MIN_NODE[1]);
+    }
+}

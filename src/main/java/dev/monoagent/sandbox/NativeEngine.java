@@ -1,0 +1,353 @@
+package dev.monoagent.sandbox;
+
+import dev.monoagent.common.Violation;
+import dev.monoagent.common.Violation.Kind;
+import dev.monoagent.common.Violation.Tier;
+import dev.monoagent.config.Enums.NetworkMode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One proven-able srt session for one workspace and policy: the bridge, its initialised config, the per-session temp
+ * dir, and the whole command flow, top to bottom in {@link #run}: snapshot protected paths → (re-initialise when the
+ * protected set grew) → grant current host ports → wrap → spawn in our own process group → cleanup → scan → collect
+ * violations. Used by the {@link Sandbox} facade and by {@link SelfCheck} (with a canary policy).
+ */
+final class NativeEngine implements AutoCloseable {
+    private static final Pattern FS_DENY = Pattern.compile("^deny (\\S+) (.+)$");
+    private static final Pattern NET_DENY = Pattern.compile("^deny network-outbound (\\S+)(?: \\((.*)\\))?$");
+
+    /** Who a command belongs to, for attributing engine events that arrive by commandId. */
+    record Attribution(String runId, String callId, String tool, String command) {}
+
+    /** A wrapped command ready to spawn. */
+    record Prepared(String commandId, List<String> argv, Map<String, String> env, Map<Path, ProtectedScan.Key> before,
+                    Attribution who) {}
+
+    private final HostEnv env;
+    private final HostTools tools;
+    private final SrtRuntime.Resolution engine;
+    private final Policy policy;
+    private final Path setsid;
+    private final ViolationLog log;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Map<String, Attribution> commands = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Attribution> e) {
+            return size() > 512;
+        }
+    });
+    private final Map<String, List<Violation>> perCommand = new ConcurrentHashMap<>();
+    private final java.util.ArrayDeque<Violation> late = new java.util.ArrayDeque<>();
+    private final AtomicInteger longLived = new AtomicInteger();
+    private volatile SrtBridge bridge;
+    private volatile SrtBridge.InitResult init;
+    private volatile List<Path> denyLiterals = List.of();
+    private volatile List<Integer> grantedPorts = List.of();
+    private Path sessionTmp;
+
+    NativeEngine(HostEnv env, HostTools tools, SrtRuntime.Resolution engine, Policy policy, Path setsid,
+                 ViolationLog log) {
+        this.env = env;
+        this.tools = tools;
+        this.engine = engine;
+        this.policy = policy;
+        this.setsid = setsid;
+        this.log = log;
+    }
+
+    Policy policy() {
+        return policy;
+    }
+
+    Path sessionTmp() {
+        return sessionTmp;
+    }
+
+    SrtBridge bridge() {
+        return bridge;
+    }
+
+    List<Path> denyLiterals() {
+        return denyLiterals;
+    }
+
+    boolean alive() {
+        SrtBridge b = bridge;
+        return b != null && b.alive() && init != null && init.clean();
+    }
+
+    /** Creates the session temp dir, starts the bridge and initialises srt with the compiled config. */
+    SrtBridge.InitResult start() throws IOException {
+        Path base = env.tmpRoot().resolve("mono-agent-" + HostTools.currentUid());
+        SrtRuntime.mkdirsPrivate(base);
+        sessionTmp = Files.createTempDirectory(base, "s-", PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, this::onEngineEvent);
+        bridge.awaitReady(Duration.ofSeconds(20));
+        denyLiterals = PolicyCompiler.denyLiterals(policy);
+        init = bridge.init(config(), Duration.ofSeconds(30));
+        return init;
+    }
+
+    private Map<String, Object> config() {
+        return PolicyCompiler.engineConfig(policy, denyLiterals, facts(), currentPorts());
+    }
+
+    PolicyCompiler.EngineFacts facts() {
+        List<Path> extras = new ArrayList<>();
+        extras.add(engine.applySeccomp().getParent());
+        for (String d : env.pathEntries()) {
+            extras.add(Path.of(d));
+        }
+        return new PolicyCompiler.EngineFacts(env.home(), sessionTmp, tools.bwrap(), tools.socat(), tools.rg(),
+                engine.applySeccomp(), extras);
+    }
+
+    private List<Integer> currentPorts() {
+        if (policy.network() != NetworkMode.LOCALHOST) {
+            return List.of();
+        }
+        Set<Integer> own = new HashSet<>(env.extraProtected());
+        if (init != null) {
+            own.add(init.proxyPort());
+            own.add(init.socksPort());
+        }
+        return HostPorts.listening(Path.of("/proc/net/tcp"), own);
+    }
+
+    /** Wraps {@code argv}; re-initialises first when a new protected file appeared since the last initialise. */
+    Prepared prepare(List<String> argv, Attribution who, Map<String, String> extraEnv) throws IOException {
+        Map<Path, ProtectedScan.Key> before = ProtectedScan.snapshot(policy, denyLiterals);
+        if (!denyLiterals.containsAll(before.keySet()) && longLived.get() == 0) {
+            reinit();
+        }
+        String commandId = "ma-" + UUID.randomUUID();
+        commands.put(commandId, who);
+        List<Integer> ports = currentPorts();
+        grantedPorts = ports;
+        List<String> domains = policy.network() == NetworkMode.LOCALHOST ? PolicyCompiler.allowedDomains(policy, ports)
+                : null;
+        String script = CommandScript.build(argv, ports, tools.socat().toString());
+        String wrapped = bridge.wrap(commandId, script, domains, Duration.ofSeconds(30));
+        return new Prepared(commandId, List.of(tools.bash().toString(), "-c", wrapped), sandboxEnv(extraEnv), before,
+                who);
+    }
+
+    private void reinit() throws IOException {
+        lock.writeLock().lock();
+        try {
+            denyLiterals = PolicyCompiler.denyLiterals(policy);
+            init = bridge.init(config(), Duration.ofSeconds(30));
+            if (!init.clean()) {
+                throw new IOException("re-initialise failed: " + init.problem());
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** The sandboxed environment: an allowlist, never the host's API keys or tokens. */
+    Map<String, String> sandboxEnv(Map<String, String> extra) {
+        Map<String, String> e = new LinkedHashMap<>();
+        e.put("PATH", env.path());
+        e.put("HOME", env.home().toString());
+        e.put("TMPDIR", sessionTmp.toString());
+        e.put("SHELL", tools.bash().toString());
+        e.put("TERM", env.hostEnv().getOrDefault("TERM", "dumb"));
+        for (String k : List.of("LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "COLORTERM")) {
+            String v = env.hostEnv().get(k);
+            if (v != null) {
+                e.put(k, v);
+            }
+        }
+        e.putAll(extra);
+        return e;
+    }
+
+    /** Runs a prepared command to completion (bounded), then cleans up, scans and collects violations. */
+    ExecOutcome.Completed run(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir,
+                              String stdin, Duration timeout, long maxBytes) throws IOException {
+        lock.readLock().lock();
+        Prepared prep;
+        ProcessRunner.Result r;
+        try {
+            prep = prepare(argv, who, extraEnv);
+            try {
+                r = ProcessRunner.run(setsid, prep.argv(), prep.env(), workdir, stdin, timeout, maxBytes);
+            } finally {
+                try {
+                    bridge.cleanup();
+                } catch (IOException ignored) {
+                    // the command ran; a dead bridge is noticed by the next alive() check
+                }
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+        List<Violation> vs = finish(prep, r.err(), r.exitCode());
+        return new ExecOutcome.Completed(r.exitCode(), r.signal(), r.out(), r.err(), r.truncated(), r.timedOut(), vs,
+                r.elapsedMillis(), "native");
+    }
+
+    /** Spawns a long-lived sandboxed process; {@code onExit} runs cleanup and the scan. */
+    SandboxProcess spawn(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir)
+            throws IOException {
+        Prepared prep = prepare(argv, who, extraEnv);
+        Process p;
+        try {
+            p = ProcessRunner.spawn(setsid, prep.argv(), prep.env(), workdir);
+        } catch (IOException e) {
+            bridge.cleanup();
+            throw e;
+        }
+        longLived.incrementAndGet();
+        return new SandboxProcess(p, () -> {
+            longLived.decrementAndGet();
+            try {
+                bridge.cleanup();
+            } catch (IOException ignored) {
+                // bridge gone: its own exit handler removed the mount points
+            }
+            return finish(prep, "", 0);
+        });
+    }
+
+    /** After exit: post-scan (DETECTED), engine events (OBSERVED) and stderr heuristics (INFERRED). */
+    List<Violation> finish(Prepared prep, String stderr, int exit) {
+        List<Violation> out = new ArrayList<>(perCommand.getOrDefault(prep.commandId(), List.of()));
+        perCommand.remove(prep.commandId());
+        Map<Path, ProtectedScan.Key> after = ProtectedScan.snapshot(policy, denyLiterals);
+        Attribution who = prep.who();
+        for (ProtectedScan.Change c : ProtectedScan.detect(policy, prep.before(), after)) {
+            String reason = c.created()
+                    ? "new protected file written (srt ignores write globs on Linux)"
+                            + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
+                    : "protected file changed";
+            Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
+                    who.command(), c.path().toString(), reason);
+            log.record(v);
+            out.add(v);
+        }
+        out.addAll(infer(who, stderr, exit, out));
+        return out;
+    }
+
+    private static final List<String[]> NET_HINTS = List.of(
+            new String[] {"Could not resolve host", "DNS resolution failed inside the sandbox"},
+            new String[] {"Temporary failure in name resolution", "DNS resolution failed inside the sandbox"},
+            new String[] {"Name or service not known", "DNS resolution failed inside the sandbox"},
+            new String[] {"getaddrinfo", "DNS resolution failed inside the sandbox"},
+            new String[] {"Network is unreachable", "direct connection blocked (no network outside the sandbox)"},
+            new String[] {"ENETUNREACH", "direct connection blocked (no network outside the sandbox)"});
+
+    private List<Violation> infer(Attribution who, String stderr, int exit, List<Violation> already) {
+        List<Violation> out = new ArrayList<>();
+        if (exit == 0 || stderr.isEmpty()) {
+            return out;
+        }
+        boolean haveNet = already.stream().anyMatch(v -> v.kind() == Kind.NETWORK);
+        if (!haveNet) {
+            for (String[] h : NET_HINTS) {
+                if (stderr.contains(h[0])) {
+                    out.add(new Violation(Instant.now(), Tier.INFERRED, Kind.NETWORK, who.runId(), who.callId(),
+                            who.tool(), who.command(), null, h[1]));
+                    break;
+                }
+            }
+        }
+        for (Path d : policy.denyRead()) {
+            String cmd = who.command() == null ? "" : who.command();
+            String tilde = d.startsWith(env.home()) ? "~/" + env.home().relativize(d) : null;
+            boolean mentioned = cmd.contains(d.toString()) || (tilde != null && !tilde.equals("~/") && cmd.contains(tilde));
+            if (mentioned && (stderr.contains("No such file") || stderr.contains("Permission denied"))) {
+                out.add(new Violation(Instant.now(), Tier.INFERRED, Kind.READ, who.runId(), who.callId(), who.tool(),
+                        who.command(), d.toString(), "read of a protected path failed inside the sandbox"));
+                break;
+            }
+        }
+        out.forEach(log::record);
+        return out;
+    }
+
+    private void onEngineEvent(SrtBridge.EngineEvent e) {
+        Attribution who = e.commandId() == null ? null : commands.get(e.commandId());
+        if (who == null) {
+            who = new Attribution(null, null, "sandbox", e.commandId());
+        }
+        Kind kind;
+        String target;
+        String reason;
+        Matcher n = NET_DENY.matcher(e.line());
+        Matcher f = FS_DENY.matcher(e.line());
+        if (n.matches()) {
+            kind = Kind.NETWORK;
+            target = n.group(1);
+            reason = n.group(2) == null ? "network access denied by the sandbox proxy" : n.group(2);
+        } else if (f.matches()) {
+            kind = Kind.WRITE;
+            target = f.group(2);
+            reason = "write refused by the sandbox (" + f.group(1) + ")";
+        } else {
+            kind = Kind.OTHER;
+            target = null;
+            reason = e.line();
+        }
+        Violation v = new Violation(e.time(), Tier.OBSERVED, kind, who.runId(), who.callId(), who.tool(), who.command(),
+                target, reason);
+        log.record(v);
+        synchronized (late) {
+            late.addLast(v);
+            while (late.size() > 64) {
+                late.removeFirst();
+            }
+        }
+        if (e.commandId() != null) {
+            perCommand.computeIfAbsent(e.commandId(), k -> Collections.synchronizedList(new ArrayList<>())).add(v);
+        }
+    }
+
+    /** Engine events for a callId that arrived after its command's result was assembled (they are logged anyway). */
+    List<Violation> lateViolations(String callId) {
+        List<Violation> out = new ArrayList<>();
+        synchronized (late) {
+            for (Violation v : late) {
+                if (callId.equals(v.callId())) {
+                    out.add(v);
+                }
+            }
+        }
+        return out;
+    }
+
+    List<Integer> grantedPorts() {
+        return grantedPorts;
+    }
+
+    @Override
+    public void close() {
+        SrtBridge b = bridge;
+        if (b != null) {
+            b.close();
+        }
+        SrtRuntime.deleteTree(sessionTmp);
+    }
+}

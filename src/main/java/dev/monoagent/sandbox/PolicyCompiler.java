@@ -1,0 +1,300 @@
+package dev.monoagent.sandbox;
+
+import dev.monoagent.config.Enums.NetworkMode;
+import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.config.MonoConfig;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The pure transform: config + workspace facts → {@link Policy} → srt engine config. No process is started here.
+ *
+ * <p>Why the deny list is expanded: srt 0.0.78 on Linux takes only literal write paths and silently drops any other
+ * glob ({@code .env.*}), so each configured glob becomes literal paths — the existing matches found by a bounded walk
+ * plus {@link #WELL_KNOWN} names — and {@code .git/config} / {@code .git/hooks} are always listed literally, because
+ * srt's own protection of them only applies when {@code .git} exists at wrap time. Whatever slips through (a new
+ * {@code .env.custom}) is caught by the post-command scan ({@link ProtectedScan}).
+ */
+final class PolicyCompiler {
+    /** Secret file names protected literally even before they exist (when a configured glob matches them). */
+    static final List<String> WELL_KNOWN = List.of(".env", ".env.local", ".env.development", ".env.development.local",
+            ".env.production", ".env.production.local", ".env.test", ".env.test.local", ".env.staging", ".env.prod",
+            ".env.dev");
+    /** Directories the glob walk never enters: large, and not where secrets are written. */
+    static final Set<String> SKIP_DIRS = Set.of("node_modules", ".git", ".mono-agent", "target", "build", "dist",
+            ".venv", "venv", "__pycache__", ".cache");
+    static final int WALK_DEPTH = 4;
+    static final int WALK_MAX_ENTRIES = 20000;
+
+    private PolicyCompiler() {}
+
+    /** The policy for a loaded config. {@code home} is the directory whose secrets reads are denied. */
+    static Policy compile(LoadedConfig cfg, Path home, Path cacheRoot) {
+        MonoConfig.Sandbox s = cfg.config().sandbox();
+        Path ws = cfg.workspace().toAbsolutePath().normalize();
+        List<Path> protectedLiterals = new ArrayList<>();
+        protectedLiterals.add(ws.resolve(".mono-agent"));
+        protectedLiterals.add(ws.resolve(".git/config"));
+        protectedLiterals.add(ws.resolve(".git/hooks"));
+        Path hooks = hooksPath(ws, home);
+        if (hooks != null && !protectedLiterals.contains(hooks)) {
+            protectedLiterals.add(hooks);
+        }
+        protectedLiterals.add(cacheRoot.toAbsolutePath().normalize());
+        List<Path> denyRead = List.of(home.resolve(".ssh"), home);
+        return new Policy(ws, s.mode(), s.fallback(), s.unsafeFallbackAllowed(), cfg.readableRoots(),
+                cfg.writableRoots(), s.denyWrite(), protectedLiterals, denyRead, s.network().mode(),
+                s.network().allowlist());
+    }
+
+    /** {@code core.hooksPath} from the workspace's {@code .git/config} or the user's {@code ~/.gitconfig}. */
+    static Path hooksPath(Path ws, Path home) {
+        for (Path cfg : List.of(ws.resolve(".git/config"), home.resolve(".gitconfig"))) {
+            try {
+                if (!Files.isRegularFile(cfg)) {
+                    continue;
+                }
+                boolean core = false;
+                for (String raw : Files.readAllLines(cfg)) {
+                    String line = raw.trim();
+                    if (line.startsWith("[")) {
+                        core = line.toLowerCase().startsWith("[core");
+                    } else if (core && line.toLowerCase().startsWith("hookspath")) {
+                        int eq = line.indexOf('=');
+                        if (eq > 0) {
+                            String v = line.substring(eq + 1).trim().replace("\"", "");
+                            if (v.startsWith("~/")) {
+                                return home.resolve(v.substring(2)).normalize();
+                            }
+                            return ws.resolve(v).normalize();
+                        }
+                    }
+                }
+            } catch (IOException ignored) {
+                // unreadable config: the default .git/hooks literal still applies
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Literal paths for srt's {@code denyWrite}: protected literals, each configured glob expanded to existing matches
+     * (bounded walk) and the well-known names it matches, and the writable roots' {@code .git/config|hooks}.
+     */
+    static List<Path> denyLiterals(Policy p) {
+        Set<Path> out = new LinkedHashSet<>(p.protectedLiterals());
+        Path ws = p.workspace();
+        List<String> wildcard = new ArrayList<>();
+        for (String g : p.denyWriteGlobs()) {
+            String glob = g.endsWith("/**") ? g.substring(0, g.length() - 3) : g;
+            if (!hasGlobChars(glob)) {
+                out.add(Path.of(glob).isAbsolute() ? Path.of(glob).normalize() : ws.resolve(glob).normalize());
+            } else if (!Path.of(glob).isAbsolute()) {
+                wildcard.add(glob);
+                if (!glob.contains("/")) {
+                    PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+                    for (String name : WELL_KNOWN) {
+                        if (m.matches(Path.of(name))) {
+                            out.add(ws.resolve(name));
+                        }
+                    }
+                }
+            }
+        }
+        // basename globs without wildcards (".env") also protect existing nested files of that name
+        Set<String> names = new LinkedHashSet<>();
+        for (String g : p.denyWriteGlobs()) {
+            if (!g.contains("/")) {
+                names.add(g);
+            }
+        }
+        out.addAll(walkMatches(p, names));
+        for (Path root : p.writableRoots()) {
+            if (!root.equals(ws) && Files.isDirectory(root)) {
+                out.add(root.resolve(".git/config"));
+                out.add(root.resolve(".git/hooks"));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Existing files/dirs under the workspace matched by a protected glob, walking at most {@link #WALK_DEPTH}. */
+    static List<Path> walkMatches(Policy p, Set<String> basenameGlobs) {
+        List<PathMatcher> base = new ArrayList<>();
+        for (String g : basenameGlobs) {
+            base.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
+        }
+        List<Path> hits = new ArrayList<>();
+        Path ws = p.workspace();
+        if (!Files.isDirectory(ws)) {
+            return hits;
+        }
+        int[] seen = {0};
+        try {
+            Files.walkFileTree(ws, EnumSet.noneOf(FileVisitOption.class), WALK_DEPTH, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
+                    if (!d.equals(ws) && SKIP_DIRS.contains(d.getFileName().toString())) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    if (!d.equals(ws) && matchesAny(d)) {
+                        hits.add(d);
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    return ++seen[0] > WALK_MAX_ENTRIES ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
+                    if (matchesAny(f)) {
+                        hits.add(f);
+                    }
+                    return ++seen[0] > WALK_MAX_ENTRIES ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path f, IOException e) {
+                    return FileVisitResult.CONTINUE;
+                }
+
+                private boolean matchesAny(Path f) {
+                    Path name = f.getFileName();
+                    for (PathMatcher m : base) {
+                        if (m.matches(name)) {
+                            return true;
+                        }
+                    }
+                    return p.protectedGlob(f) != null && !p.protectedLiterals().contains(f);
+                }
+            });
+        } catch (IOException ignored) {
+            // a partial walk still yields the literals found so far; the post-scan covers the rest
+        }
+        return hits;
+    }
+
+    static boolean hasGlobChars(String s) {
+        return s.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '{');
+    }
+
+    /**
+     * The srt config for {@code p}. {@code denyLiterals} from {@link #denyLiterals}; {@code hostPorts} are the host
+     * 127.0.0.1 ports granted in localhost mode.
+     */
+    static Map<String, Object> engineConfig(Policy p, List<Path> denyLiterals, EngineFacts f, List<Integer> hostPorts) {
+        Map<String, Object> cfg = new LinkedHashMap<>();
+        Map<String, Object> net = new LinkedHashMap<>();
+        if (p.network() != NetworkMode.ALL) {
+            net.put("allowedDomains", allowedDomains(p, hostPorts));
+        }
+        net.put("deniedDomains", List.of());
+        net.put("strictAllowlist", true);
+        cfg.put("network", net);
+
+        Map<String, Object> fs = new LinkedHashMap<>();
+        Path home = f.home();
+        Path ssh = home.resolve(".ssh");
+        fs.put("denyRead", List.of(home.toString(), ssh.toString()));
+        Set<String> allowRead = new LinkedHashSet<>();
+        for (Path r : concat(p.readableRoots(), p.writableRoots())) {
+            if (ssh.startsWith(r)) {
+                allowRead.addAll(childrenExcluding(r, ssh));
+            } else if (!r.startsWith(ssh)) {
+                allowRead.add(r.toString());
+            }
+        }
+        // the helper binaries and tools must stay executable when they live under the read-denied home
+        for (Path extra : f.readableExtras()) {
+            if (extra.startsWith(home) && !extra.startsWith(ssh)) {
+                allowRead.add(extra.toString());
+            }
+        }
+        fs.put("allowRead", List.copyOf(allowRead));
+        List<String> allowWrite = new ArrayList<>();
+        for (Path w : p.writableRoots()) {
+            allowWrite.add(w.toString());
+        }
+        allowWrite.add(f.sessionTmp().toString());
+        fs.put("allowWrite", allowWrite);
+        fs.put("denyWrite", denyLiterals.stream().map(Path::toString).toList());
+        cfg.put("filesystem", fs);
+
+        cfg.put("ripgrep", Map.of("command", f.rg().toString()));
+        cfg.put("bwrapPath", f.bwrap().toString());
+        cfg.put("socatPath", f.socat().toString());
+        cfg.put("seccomp", Map.of("applyPath", f.applySeccomp().toString()));
+        return cfg;
+    }
+
+    /** Host facts the engine config needs (all absolute). */
+    record EngineFacts(Path home, Path sessionTmp, Path bwrap, Path socat, Path rg, Path applySeccomp,
+                       List<Path> readableExtras) {
+        EngineFacts {
+            readableExtras = List.copyOf(readableExtras);
+        }
+    }
+
+    static List<String> allowedDomains(Policy p, List<Integer> hostPorts) {
+        List<String> out = new ArrayList<>();
+        switch (p.network()) {
+            case LOCALHOST -> hostPorts.forEach(port -> out.add("127.0.0.1:" + port));
+            case ALLOWLIST -> {
+                for (String e : p.allowlist()) {
+                    String h = e.trim().toLowerCase();
+                    if (h.startsWith("*.")) {
+                        out.add(h);
+                    } else if (!h.isEmpty()) {
+                        out.add(h);
+                        out.add("*." + h);
+                    }
+                }
+            }
+            default -> { }
+        }
+        return out;
+    }
+
+    /** Everything under {@code root} except the chain leading to {@code excluded} (which stays denied). */
+    static List<String> childrenExcluding(Path root, Path excluded) {
+        List<String> out = new ArrayList<>();
+        Path dir = root;
+        while (!dir.equals(excluded)) {
+            Path next = excluded.getName(dir.getNameCount()) == null ? null : dir.resolve(excluded.getName(dir.getNameCount()));
+            try (Stream<Path> kids = Files.list(dir)) {
+                for (Path k : (Iterable<Path>) kids::iterator) {
+                    if (!k.equals(next)) {
+                        out.add(k.toString());
+                    }
+                }
+            } catch (IOException ignored) {
+                // unreadable dir: nothing to re-allow
+            }
+            if (next == null) {
+                break;
+            }
+            dir = next;
+        }
+        return out;
+    }
+
+    private static List<Path> concat(List<Path> a, List<Path> b) {
+        List<Path> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+}

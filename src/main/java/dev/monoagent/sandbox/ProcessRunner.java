@@ -1,0 +1,160 @@
+package dev.monoagent.sandbox;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one process in its own process group ({@code setsid}, which execs in place because a JVM child is never a
+ * group leader, so pid == pgid). Timeout → SIGTERM to the whole group, SIGKILL one second later. stdout and stderr are
+ * drained concurrently and kept up to a cap each (the rest is read and dropped, so the child never blocks on a full
+ * pipe). stdin is written from its own task and closed, so commands that read stdin see EOF.
+ */
+final class ProcessRunner {
+    /** The one executor for the sandbox's blocking I/O (pipes, bridge reader); virtual threads, never pooled. */
+    static final ExecutorService IO = Executors.newVirtualThreadPerTaskExecutor();
+
+    /**
+     * @param exitCode real exit status (128 + signal when a signal ended it)
+     * @param signal   the signal that ended it (from our timeout, or 128+N by shell convention), else 0
+     */
+    record Result(int exitCode, int signal, byte[] stdout, byte[] stderr, boolean truncated, boolean timedOut,
+                  long elapsedMillis) {
+        String out() {
+            return new String(stdout, StandardCharsets.UTF_8);
+        }
+
+        String err() {
+            return new String(stderr, StandardCharsets.UTF_8);
+        }
+    }
+
+    private ProcessRunner() {}
+
+    static Process spawn(Path setsid, List<String> argv, Map<String, String> env, Path cwd) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        if (setsid != null) {
+            cmd.add(setsid.toString());
+        }
+        cmd.addAll(argv);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        return pb.start();
+    }
+
+    static Result run(Path setsid, List<String> argv, Map<String, String> env, Path cwd, String stdin,
+                      Duration timeout, long maxBytes) throws IOException {
+        long t0 = System.nanoTime();
+        Process p = spawn(setsid, argv, env, cwd);
+        Future<?> in = IO.submit(() -> feed(p.getOutputStream(), stdin));
+        Bounded out = new Bounded(maxBytes);
+        Bounded err = new Bounded(maxBytes);
+        Future<?> fo = IO.submit(() -> out.drain(p.getInputStream()));
+        Future<?> fe = IO.submit(() -> err.drain(p.getErrorStream()));
+        boolean timedOut = false;
+        int sentSignal = 0;
+        try {
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                timedOut = true;
+                sentSignal = 15;
+                killGroup(p, "TERM");
+                if (!p.waitFor(1, TimeUnit.SECONDS)) {
+                    sentSignal = 9;
+                    killGroup(p, "KILL");
+                    p.waitFor();
+                }
+            }
+        } catch (InterruptedException e) {
+            killGroup(p, "KILL");
+            Thread.currentThread().interrupt();
+        }
+        try {
+            // the group may hold the pipes open after the leader exits; don't wait for them forever
+            fo.get(2, TimeUnit.SECONDS);
+            fe.get(2, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            killGroup(p, "KILL");
+        }
+        in.cancel(true);
+        int code = p.isAlive() ? 137 : p.exitValue();
+        int signal = timedOut ? sentSignal : (code > 128 && code < 128 + 65 ? code - 128 : 0);
+        return new Result(code, signal, out.bytes(), err.bytes(), out.truncated || err.truncated, timedOut,
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    static void feed(OutputStream os, String stdin) {
+        try (os) {
+            if (stdin != null) {
+                os.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException ignored) {
+            // the child closed stdin early; not an error
+        }
+    }
+
+    /** Signals the whole process group of {@code p} (pid == pgid, see class comment), then the leader itself. */
+    static void killGroup(Process p, String sig) {
+        long pid = p.pid();
+        try {
+            Process k = new ProcessBuilder("kill", "-" + sig, "--", "-" + pid).redirectErrorStream(true).start();
+            k.getInputStream().readAllBytes();
+            k.waitFor(2, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // fall through to the leader
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (sig.equals("KILL")) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
+    /** Keeps the first {@code max} bytes of a stream and reads the rest to /dev/null. */
+    static final class Bounded {
+        private final long max;
+        private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        volatile boolean truncated;
+
+        Bounded(long max) {
+            this.max = max;
+        }
+
+        void drain(InputStream in) {
+            byte[] b = new byte[16384];
+            try (in) {
+                for (int n; (n = in.read(b)) > 0; ) {
+                    synchronized (buf) {
+                        long room = max - buf.size();
+                        if (room > 0) {
+                            buf.write(b, 0, (int) Math.min(room, n));
+                        }
+                        if (n > room) {
+                            truncated = true;
+                        }
+                    }
+                }
+            } catch (IOException ignored) {
+                // pipe closed by a kill
+            }
+        }
+
+        byte[] bytes() {
+            synchronized (buf) {
+                return buf.toByteArray();
+            }
+        }
+    }
+}

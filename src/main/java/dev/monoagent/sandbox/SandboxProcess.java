@@ -1,0 +1,76 @@
+package dev.monoagent.sandbox;
+
+import dev.monoagent.common.Violation;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * A long-lived process started by {@link Sandbox#start} (e.g. the NodeRepl): its streams, a group-wide
+ * {@link #destroy()} (SIGTERM, SIGKILL after one second), and {@link #waitFor()}. When it exits the engine cleans up
+ * its mount points and runs the protected-path scan; the resulting violations are in {@link #violations()}.
+ */
+public final class SandboxProcess {
+    private final Process process;
+    private final CompletableFuture<List<Violation>> done;
+
+    SandboxProcess(Process process, Supplier<List<Violation>> onExit) {
+        this.process = process;
+        this.done = process.onExit().thenApplyAsync(p -> onExit.get(), ProcessRunner.IO);
+    }
+
+    public OutputStream stdin() {
+        return process.getOutputStream();
+    }
+
+    public InputStream stdout() {
+        return process.getInputStream();
+    }
+
+    public InputStream stderr() {
+        return process.getErrorStream();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits for exit and for the post-exit cleanup; returns the exit code (128 + signal when signalled). */
+    public int waitFor() throws InterruptedException {
+        int code = process.waitFor();
+        done.join();
+        return code;
+    }
+
+    public boolean waitFor(long timeout, TimeUnit unit) throws InterruptedException {
+        return process.waitFor(timeout, unit);
+    }
+
+    /** SIGTERM to the process group, SIGKILL one second later if it is still alive. */
+    public void destroy() {
+        if (!process.isAlive()) {
+            return;
+        }
+        ProcessRunner.killGroup(process, "TERM");
+        try {
+            if (!process.waitFor(1, TimeUnit.SECONDS)) {
+                ProcessRunner.killGroup(process, "KILL");
+            }
+        } catch (InterruptedException e) {
+            ProcessRunner.killGroup(process, "KILL");
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Violations found after exit (completes after the process has exited). */
+    public CompletableFuture<List<Violation>> violations() {
+        return done;
+    }
+}

@@ -1,0 +1,244 @@
+package dev.monoagent.sandbox;
+
+import dev.monoagent.common.ProbeResult;
+import dev.monoagent.common.Violation;
+import dev.monoagent.config.Enums.Fallback;
+import dev.monoagent.config.Enums.NetworkMode;
+import dev.monoagent.config.Enums.SandboxMode;
+import dev.monoagent.config.MonoConfig;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The functional proof that gates every command: a canary workspace, a canary policy (localhost network with one
+ * granted host port), and two sandboxed commands that attempt what the sandbox must refuse and do what it must allow;
+ * the host then checks the results on disk and in the violation feed. Any failed probe makes the engine unavailable.
+ * Probes and their reasoning are described in {@code docs/sandbox-probes.md}.
+ */
+final class SelfCheck {
+    /** Bumped whenever the probe set changes, so cached passes of an older set are not trusted. */
+    static final int VERSION = 1;
+    private static final String SECRET = "CANARY-SECRET\n";
+
+    private SelfCheck() {}
+
+    /** Runs all probes; the returned list always includes {@code engine} first. */
+    static List<ProbeResult> run(HostEnv env, HostTools tools, SrtRuntime.Resolution engine, Path setsid) {
+        long t0 = System.nanoTime();
+        List<ProbeResult> out = new ArrayList<>();
+        Path root = null;
+        try (ServerSocket granted = new ServerSocket(0, 8, InetAddress.getByName("127.0.0.1"));
+             ServerSocket ungranted = new ServerSocket(0, 8, InetAddress.getByName("127.0.0.1"))) {
+            String token = "MONO-CANARY-" + UUID.randomUUID().toString().substring(0, 8);
+            ProcessRunner.IO.submit(() -> serve(granted, token));
+            ProcessRunner.IO.submit(() -> serve(ungranted, "UNGRANTED-REACHED"));
+            root = Files.createTempDirectory(env.tmpRoot(), "mono-agent-selfcheck-");
+            Path ws = Files.createDirectories(root.resolve("ws")).toRealPath();
+            Path outside = Files.createDirectories(root.resolve("outside"));
+            Files.writeString(ws.resolve(".env"), SECRET);
+            Policy policy = new Policy(ws, SandboxMode.NATIVE, Fallback.FAIL_CLOSED, false, List.of(ws), List.of(ws),
+                    MonoConfig.Sandbox.DEFAULT_DENY_WRITE, List.of(ws.resolve(".mono-agent"), ws.resolve(".git/config"),
+                    ws.resolve(".git/hooks"), env.cacheRoot()), List.of(env.home().resolve(".ssh"), env.home()),
+                    NetworkMode.LOCALHOST, List.of());
+            // only the canary port may be granted, whatever else listens on this host
+            List<Integer> others = HostPorts.listening(Path.of("/proc/net/tcp"), List.of(granted.getLocalPort()));
+            List<Integer> exclude = new ArrayList<>(env.extraProtected());
+            exclude.addAll(others);
+            exclude.add(ungranted.getLocalPort());
+            HostEnv canaryEnv = env.withProtectedPorts(exclude);
+            ViolationLog log = new ViolationLog(ws.resolve(".mono-agent"), dev.monoagent.common.EventSink.NONE);
+            try (NativeEngine ne = new NativeEngine(canaryEnv, tools, engine, policy, setsid, log)) {
+                long ti = System.nanoTime();
+                SrtBridge.InitResult init = ne.start();
+                boolean engineOk = init.clean();
+                out.add(probe("engine", engineOk, engineOk ? "SRT initialized."
+                        : "SRT initialize reported: " + init.problem(), ti));
+                if (!engineOk) {
+                    return out;
+                }
+                out.addAll(firstBatch(ne, ws, outside, token, granted.getLocalPort(), ungranted.getLocalPort()));
+                out.addAll(repoBatch(ne, ws));
+            }
+        } catch (IOException | RuntimeException e) {
+            out.add(new ProbeResult("engine", false, "self-check could not run: " + e.getMessage(), ms(t0)));
+        } finally {
+            SrtRuntime.deleteTree(root);
+        }
+        return out;
+    }
+
+    private static void serve(ServerSocket ss, String token) {
+        while (!ss.isClosed()) {
+            try (Socket s = ss.accept(); OutputStream os = s.getOutputStream()) {
+                os.write((token + "\n").getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private static List<ProbeResult> firstBatch(NativeEngine ne, Path ws, Path outside, String token, int grantedPort,
+                                                int ungrantedPort) throws IOException {
+        long t0 = System.nanoTime();
+        String hostNet = Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
+        String hostPid = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+        String script = String.join("\n",
+                "p(){ echo \"P $*\"; }",
+                "if (echo pwned >> .env) 2>/dev/null; then p denied-write 0; else p denied-write 1; fi",
+                "if echo allowed > allowed.txt; then p allowed-write 1; else p allowed-write 0; fi",
+                "if (echo x > " + CommandScript.quote(outside + "/outside.txt") + ") 2>/dev/null; then p outside 0; "
+                        + "else p outside 1; fi",
+                "if (mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit) 2>/dev/null; then p hooks 0; "
+                        + "else p hooks 1; fi",
+                "echo canary > .env.canary 2>/dev/null; true",
+                "[ \"$(readlink /proc/self/ns/net)\" != " + CommandScript.quote(hostNet) + " ] && p netns-differs 1 "
+                        + "|| p netns-differs 0",
+                "p ifaces $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')",
+                "[ \"$(readlink /proc/self/ns/pid)\" != " + CommandScript.quote(hostPid) + " ] && p pidns 1 "
+                        + "|| p pidns 0",
+                "if timeout 2 bash -c 'exec 3<>/dev/tcp/1.1.1.1/80' 2>/dev/null; then p direct-tcp 0; "
+                        + "else p direct-tcp 1; fi",
+                "__pa=${HTTP_PROXY#*://}; __c=${__pa%@*}; __c=$(printf '%b' \"${__c//%/\\\\x}\")",
+                "if exec 4<>/dev/tcp/127.0.0.1/3128; then printf 'GET http://example.com/ HTTP/1.1\\r\\nHost: "
+                        + "example.com\\r\\nProxy-Authorization: Basic %s\\r\\nConnection: close\\r\\n\\r\\n' "
+                        + "\"$(printf %s \"$__c\" | base64 -w0)\" >&4; read -t 3 __st <&4; exec 4<&-; "
+                        + "p proxy $__st; else p proxy none; fi",
+                "socat TCP-LISTEN:47011,bind=127.0.0.1,reuseaddr SYSTEM:'echo inside-ok' >/dev/null 2>&1 &",
+                "for i in $(seq 1 200); do grep -q ':B7A3 00000000:0000 0A' /proc/net/tcp && break; sleep 0.005; done",
+                "__l=; if exec 5<>/dev/tcp/127.0.0.1/47011; then read -t 2 __l <&5; exec 5<&-; fi; p loopback $__l",
+                "__g=; if exec 6<>/dev/tcp/127.0.0.1/" + grantedPort + "; then read -t 3 __g <&6; exec 6<&-; fi; "
+                        + "p granted $__g",
+                "if timeout 2 bash -c 'exec 7<>/dev/tcp/127.0.0.1/" + ungrantedPort + "' 2>/dev/null; "
+                        + "then p ungranted 0; else p ungranted 1; fi",
+                "__u=$(socat -u OPEN:/dev/null UNIX-CONNECT:\"$TMPDIR\"/none.sock 2>&1); "
+                        + "case \"$__u\" in *'not permitted'*) p afunix 1;; *) p afunix 0 $__u;; esac",
+                "exit 0");
+        NativeEngine.Attribution who = new NativeEngine.Attribution(null, "selfcheck-1", "sandbox-check", "self-check");
+        ExecOutcome.Completed r = ne.run(List.of("/bin/bash", "--noprofile", "--norc", "-c", script), who, Map.of(),
+                ws, null, Duration.ofSeconds(20), 1 << 20);
+        Map<String, String> p = parse(r.stdout());
+        List<ProbeResult> out = new ArrayList<>();
+        String envNow = Files.exists(ws.resolve(".env")) ? Files.readString(ws.resolve(".env")) : "";
+        out.add(probe("denied-write-blocked", "1".equals(p.get("denied-write")) && envNow.equals(SECRET),
+                "Denied write refused; host file unchanged.", t0));
+        Path allowed = ws.resolve("allowed.txt");
+        out.add(probe("allowed-write", "1".equals(p.get("allowed-write")) && Files.exists(allowed)
+                        && Files.readString(allowed).equals("allowed\n"), "Allowed write visible on host.", t0));
+        out.add(probe("outside-write-denied", "1".equals(p.get("outside"))
+                && !Files.exists(outside.resolve("outside.txt")), "Outside write denied.", t0));
+        out.add(probe("git-hooks-denied-no-git", "1".equals(p.get("hooks"))
+                        && !Files.exists(ws.resolve(".git/hooks/pre-commit")),
+                "Planting .git/hooks without .git refused.", t0));
+        boolean detected = r.violations().stream().anyMatch(v -> v.tier() == Violation.Tier.DETECTED
+                && v.target() != null && v.target().endsWith(".env.canary"));
+        out.add(probe("env-detected", detected && !Files.exists(ws.resolve(".env.canary")),
+                "New .env.* detected and quarantined.", t0));
+        String ifaces = p.getOrDefault("ifaces", "").trim();
+        out.add(probe("netns-isolated", "1".equals(p.get("netns-differs")) && ifaces.equals("lo"),
+                "Own network namespace with only lo" + (ifaces.equals("lo") ? "." : " (saw: " + ifaces + ")."), t0));
+        out.add(probe("pidns-isolated", "1".equals(p.get("pidns")), "Own PID namespace.", t0));
+        out.add(probe("direct-tcp-blocked", "1".equals(p.get("direct-tcp")), "Direct external TCP refused.", t0));
+        String proxy = p.getOrDefault("proxy", "");
+        out.add(probe("proxy-denies-unlisted", proxy.contains(" 403"),
+                "Proxy denied unlisted host" + (proxy.contains(" 403") ? " (403)." : " (got: " + proxy + ")."), t0));
+        out.add(probe("loopback-inside", "inside-ok".equals(p.get("loopback")), "Loopback inside works.", t0));
+        out.add(probe("host-loopback-granted", token.equals(p.get("granted")),
+                "Granted host loopback port reachable" + (token.equals(p.get("granted")) ? "."
+                        : " (got: '" + p.getOrDefault("granted", "") + "'; " + tail(r.stderr()) + ")."), t0));
+        out.add(probe("host-loopback-ungranted-blocked", "1".equals(p.get("ungranted")),
+                "Ungranted host port unreachable.", t0));
+        out.add(probe("af-unix-refused", p.getOrDefault("afunix", "").startsWith("1"), "AF_UNIX sockets refused.",
+                t0));
+        // the feed is asynchronous: give late events a moment (bounded) before judging
+        boolean sawWrite = false;
+        boolean sawNet = false;
+        long deadline = System.nanoTime() + 1_000_000_000L;
+        do {
+            List<Violation> vs = new ArrayList<>(r.violations());
+            vs.addAll(ne.lateViolations("selfcheck-1"));
+            sawWrite = vs.stream().anyMatch(v -> v.tier() == Violation.Tier.OBSERVED && v.kind() == Violation.Kind.WRITE
+                    && v.target() != null && (v.target().endsWith("/.env") || v.target().contains("outside.txt")));
+            sawNet = vs.stream().anyMatch(v -> v.tier() == Violation.Tier.OBSERVED
+                    && v.kind() == Violation.Kind.NETWORK && v.target() != null && v.target().startsWith("example.com"));
+            if (sawWrite && sawNet) {
+                break;
+            }
+            sleep(10);
+        } while (System.nanoTime() < deadline);
+        out.add(probe("violation-feed", sawWrite && sawNet,
+                "Violation feed saw the canary write" + (sawWrite ? "" : " (missing)") + " and the network deny"
+                        + (sawNet ? "." : " (missing)."), t0));
+        return out;
+    }
+
+    private static List<ProbeResult> repoBatch(NativeEngine ne, Path ws) throws IOException {
+        long t0 = System.nanoTime();
+        Files.createDirectories(ws.resolve(".git/hooks"));
+        Files.createDirectories(ws.resolve(".git/objects"));
+        Files.createDirectories(ws.resolve(".git/refs"));
+        Files.writeString(ws.resolve(".git/HEAD"), "ref: refs/heads/main\n");
+        String config = "[core]\n\trepositoryformatversion = 0\n";
+        Files.writeString(ws.resolve(".git/config"), config);
+        String script = "if (echo evil > .git/hooks/pre-commit) 2>/dev/null; then echo 'P hooks 0'; "
+                + "else echo 'P hooks 1'; fi; if (echo '[x]' >> .git/config) 2>/dev/null; then echo 'P config 0'; "
+                + "else echo 'P config 1'; fi";
+        NativeEngine.Attribution who = new NativeEngine.Attribution(null, "selfcheck-2", "sandbox-check", "self-check");
+        ExecOutcome.Completed r = ne.run(List.of("/bin/bash", "--noprofile", "--norc", "-c", script), who, Map.of(),
+                ws, null, Duration.ofSeconds(10), 1 << 20);
+        Map<String, String> p = parse(r.stdout());
+        boolean ok = "1".equals(p.get("hooks")) && "1".equals(p.get("config"))
+                && !Files.exists(ws.resolve(".git/hooks/pre-commit"))
+                && Files.readString(ws.resolve(".git/config")).equals(config);
+        return List.of(probe("git-hooks-denied-repo", ok, "Planting .git/hooks and editing .git/config in a repo refused.",
+                t0));
+    }
+
+    private static String tail(String s) {
+        String t = s.strip();
+        return t.length() > 300 ? t.substring(t.length() - 300) : t;
+    }
+
+    private static Map<String, String> parse(String stdout) {
+        Map<String, String> m = new HashMap<>();
+        for (String line : stdout.split("\n")) {
+            if (line.startsWith("P ")) {
+                String rest = line.substring(2);
+                int sp = rest.indexOf(' ');
+                if (sp < 0) {
+                    m.put(rest, "");
+                } else {
+                    m.put(rest.substring(0, sp), rest.substring(sp + 1).trim());
+                }
+            }
+        }
+        return m;
+    }
+
+    private static ProbeResult probe(String id, boolean ok, String detail, long t0) {
+        return new ProbeResult(id, ok, ok ? detail : "FAILED: " + detail, ms(t0));
+    }
+
+    private static long ms(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

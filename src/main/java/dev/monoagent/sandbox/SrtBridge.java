@@ -1,0 +1,312 @@
+package dev.monoagent.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The Java end of our long-lived Node bridge ({@code bridge.mjs}): one process per workspace that imports the
+ * verified srt library, initialises it once (proxies and violation monitor stay up) and wraps commands on request.
+ * Framing: one JSON object per line both ways, requests carry ids, replies echo them, violation events are pushed.
+ * Java spawns the wrapped command itself. A dead bridge is never restarted here: the owner marks the engine
+ * unavailable until it is re-proved.
+ */
+final class SrtBridge implements AutoCloseable {
+    static final String SCRIPT_RESOURCE = "bridge.mjs";
+    /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
+    static final String SCRIPT_SHA256 = "e952f9285daaa5171e6f21d0ee2ce36ca264673250f417517751ac77a32eda97";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A violation line from srt's store, attributed by the commandId we wrapped with. */
+    record EngineEvent(String line, String commandId, Instant time) {}
+
+    /**
+     * @param errors   dependency errors reported after initialize (must be empty)
+     * @param warnings dependency warnings (must be empty: srt only warns about a missing apply-seccomp)
+     */
+    record InitResult(boolean ok, String error, List<String> errors, List<String> warnings, List<String> globWarnings,
+                      int proxyPort, int socksPort) {
+        boolean clean() {
+            return ok && errors.isEmpty() && warnings.isEmpty() && globWarnings.isEmpty();
+        }
+
+        String problem() {
+            if (!ok) {
+                return error;
+            }
+            List<String> all = new ArrayList<>(errors);
+            all.addAll(warnings);
+            globWarnings.forEach(g -> all.add("dropped glob " + g));
+            return String.join("; ", all);
+        }
+    }
+
+    private final Process process;
+    private final OutputStream stdin;
+    private final Map<Long, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final Consumer<EngineEvent> onViolation;
+    private final CompletableFuture<String> ready = new CompletableFuture<>();
+    private final Deque<String> stderrTail = new ArrayDeque<>();
+    private volatile boolean dead;
+
+    private SrtBridge(Process process, Consumer<EngineEvent> onViolation) {
+        this.process = process;
+        this.stdin = process.getOutputStream();
+        this.onViolation = onViolation;
+        ProcessRunner.IO.submit(this::readLoop);
+        ProcessRunner.IO.submit(this::stderrLoop);
+    }
+
+    static byte[] scriptBytes() throws IOException {
+        try (InputStream in = SrtBridge.class.getResourceAsStream(SCRIPT_RESOURCE)) {
+            if (in == null) {
+                throw new IOException("bridge script resource missing");
+            }
+            return in.readAllBytes();
+        }
+    }
+
+    /** Starts the bridge with cwd = workspace (srt resolves relative paths and its dangerous-file scan there). */
+    static SrtBridge start(HostTools tools, SrtRuntime.Resolution engine, Path workspace, Path sessionTmp,
+                           HostEnv env, Consumer<EngineEvent> onViolation) throws IOException {
+        byte[] script = scriptBytes();
+        if (!TreeDigest.sha256(script).equals(SCRIPT_SHA256)) {
+            throw new IOException("bridge script does not match its pinned SHA-256");
+        }
+        List<String> cmd = List.of(tools.node().toString(), "--input-type=module", "--eval",
+                new String(script, StandardCharsets.UTF_8), engine.indexJs().toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workspace.toFile());
+        Map<String, String> e = pb.environment();
+        e.clear();
+        e.put("PATH", bridgePath(tools, env));
+        e.put("HOME", env.home().toString());
+        e.put("CLAUDE_CODE_TMPDIR", sessionTmp.toString());
+        e.put("LANG", env.hostEnv().getOrDefault("LANG", "C.UTF-8"));
+        Map<String, String> known = new LinkedHashMap<>();
+        known.put("bash", tools.bash().toString());
+        known.put("bwrap", tools.bwrap().toString());
+        known.put("socat", tools.socat().toString());
+        known.put("rg", tools.rg().toString());
+        e.put("MONO_AGENT_TOOLS", JSON.writeValueAsString(known));
+        return new SrtBridge(pb.start(), onViolation);
+    }
+
+    static String bridgePath(HostTools tools, HostEnv env) {
+        List<String> dirs = new ArrayList<>();
+        for (Path p : List.of(tools.node(), tools.bwrap(), tools.socat(), tools.rg(), tools.bash())) {
+            String d = p.getParent().toString();
+            if (!dirs.contains(d)) {
+                dirs.add(d);
+            }
+        }
+        for (String d : env.pathEntries()) {
+            if (!dirs.contains(d)) {
+                dirs.add(d);
+            }
+        }
+        return String.join(":", dirs);
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean alive() {
+        return !dead && process.isAlive();
+    }
+
+    String stderrTail() {
+        synchronized (stderrTail) {
+            return String.join("\n", stderrTail);
+        }
+    }
+
+    /** Waits for the bridge's ready line (the engine library imported). */
+    void awaitReady(Duration timeout) throws IOException {
+        try {
+            ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("bridge did not start: " + stderrTail());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+    }
+
+    InitResult init(Map<String, Object> config, Duration timeout) {
+        ObjectNode req = JSON.createObjectNode();
+        req.put("op", "init");
+        req.set("config", JSON.valueToTree(config));
+        JsonNode r;
+        try {
+            r = call(req, timeout);
+        } catch (IOException e) {
+            return new InitResult(false, e.getMessage(), List.of(), List.of(), List.of(), 0, 0);
+        }
+        if (!r.path("ok").asBoolean()) {
+            return new InitResult(false, r.path("error").asText("initialize failed"), List.of(), List.of(), List.of(),
+                    0, 0);
+        }
+        return new InitResult(true, null, strings(r.path("errors")), strings(r.path("warnings")),
+                strings(r.path("globWarnings")), r.path("proxyPort").asInt(0), r.path("socksPort").asInt(0));
+    }
+
+    /** The wrapped shell command for {@code command}, attributed to {@code commandId}. */
+    String wrap(String commandId, String command, List<String> allowedDomains, Duration timeout) throws IOException {
+        ObjectNode req = JSON.createObjectNode();
+        req.put("op", "wrap");
+        req.put("commandId", commandId);
+        req.put("command", command);
+        if (allowedDomains != null) {
+            req.set("allowedDomains", JSON.valueToTree(allowedDomains));
+        }
+        JsonNode r = call(req, timeout);
+        if (!r.path("ok").asBoolean()) {
+            throw new IOException("wrap failed: " + r.path("error").asText());
+        }
+        return r.path("wrapped").asText();
+    }
+
+    void cleanup() throws IOException {
+        ObjectNode req = JSON.createObjectNode();
+        req.put("op", "cleanup");
+        call(req, Duration.ofSeconds(10));
+    }
+
+    private JsonNode call(ObjectNode req, Duration timeout) throws IOException {
+        if (!alive()) {
+            throw new IOException("bridge is not running");
+        }
+        long id = ids.incrementAndGet();
+        req.put("id", id);
+        CompletableFuture<JsonNode> f = new CompletableFuture<>();
+        pending.put(id, f);
+        try {
+            byte[] line = (JSON.writeValueAsString(req) + "\n").getBytes(StandardCharsets.UTF_8);
+            synchronized (stdin) {
+                stdin.write(line);
+                stdin.flush();
+            }
+            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("bridge call " + req.path("op").asText() + " failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        } finally {
+            pending.remove(id);
+        }
+    }
+
+    private void readLoop() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                JsonNode n;
+                try {
+                    n = JSON.readTree(line);
+                } catch (IOException e) {
+                    continue;
+                }
+                String event = n.path("event").asText("");
+                if (event.equals("ready")) {
+                    ready.complete(n.path("node").asText());
+                } else if (event.equals("violation")) {
+                    Instant t;
+                    try {
+                        t = Instant.parse(n.path("time").asText());
+                    } catch (RuntimeException e) {
+                        t = Instant.now();
+                    }
+                    onViolation.accept(new EngineEvent(n.path("line").asText(),
+                            n.path("command").isNull() ? null : n.path("command").asText(), t));
+                } else if (n.has("id")) {
+                    CompletableFuture<JsonNode> f = pending.get(n.path("id").asLong());
+                    if (f != null) {
+                        f.complete(n);
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // stream closed: the bridge is gone
+        } finally {
+            dead = true;
+            ready.completeExceptionally(new IOException("bridge exited"));
+            pending.values().forEach(f -> f.completeExceptionally(new IOException("bridge exited")));
+        }
+    }
+
+    private void stderrLoop() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                synchronized (stderrTail) {
+                    stderrTail.addLast(line);
+                    while (stderrTail.size() > 40) {
+                        stderrTail.removeFirst();
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // closed with the process
+        }
+    }
+
+    private static List<String> strings(JsonNode arr) {
+        List<String> out = new ArrayList<>();
+        arr.forEach(x -> out.add(x.asText()));
+        return out;
+    }
+
+    /** Asks the bridge to reset srt (removing its mount points and proxies) and exit; kills it if it lingers. */
+    @Override
+    public void close() {
+        if (alive()) {
+            try {
+                ObjectNode req = JSON.createObjectNode();
+                req.put("op", "shutdown");
+                call(req, Duration.ofSeconds(5));
+            } catch (IOException ignored) {
+                // killed below
+            }
+        }
+        try {
+            stdin.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+        try {
+            if (!process.waitFor(3, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        dead = true;
+    }
+}

@@ -1,0 +1,118 @@
+// mono-agent srt bridge: one long-lived process per workspace that keeps the srt proxies up and wraps commands.
+// Protocol: one JSON object per line. Requests {id, op, ...} on stdin; replies {id, ok, ...} and events
+// {event: "violation", ...} on stdout. Nothing else may write to stdout, so console.log goes to stderr.
+// argv[1]: absolute path of the verified engine's dist/index.js (imported, never resolved through NODE_PATH).
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+
+console.log = (...a) => console.error(...a);
+
+// srt resolves programs by spawning `which` on every wrap (~3 ms each). Java already resolved and checked the tools
+// (MONO_AGENT_TOOLS = {"bash": "/usr/bin/bash", ...}); srt's which() consults globalThis.Bun.which first (the only
+// use of `Bun` in the pinned tree), so answer from that map and memoize anything else.
+import { spawnSync } from 'node:child_process';
+const known = JSON.parse(process.env.MONO_AGENT_TOOLS || '{}');
+const memo = new Map(Object.entries(known));
+globalThis.Bun = {
+  which(bin) {
+    if (memo.has(bin)) return memo.get(bin);
+    const r = spawnSync('which', [bin], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 1000 });
+    const found = r.status === 0 && r.stdout ? r.stdout.trim() : null;
+    memo.set(bin, found);
+    return found;
+  },
+};
+const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+
+const { SandboxManager } = await import(pathToFileURL(process.argv[1]).href);
+let initialized = false;
+let config = null;
+let seen = 0;
+let unsubscribe = null;
+
+function watchViolations() {
+  const store = SandboxManager.getSandboxViolationStore();
+  seen = store.getTotalCount();
+  unsubscribe = store.subscribe((all) => {
+    const total = store.getTotalCount();
+    const fresh = Math.min(total - seen, all.length);
+    seen = total;
+    for (const v of all.slice(all.length - fresh)) {
+      send({ event: 'violation', line: v.line, command: v.command ?? null,
+             time: new Date(v.timestamp ?? Date.now()).toISOString() });
+    }
+  });
+}
+
+async function teardown() {
+  if (unsubscribe) { unsubscribe(); unsubscribe = null; }
+  if (initialized) { initialized = false; await SandboxManager.reset(); }
+}
+
+const ops = {
+  async init(req) {
+    await teardown();
+    config = req.config;
+    await SandboxManager.initialize(config, undefined, true);
+    initialized = true;
+    watchViolations();
+    const net = config.network.allowedDomains !== undefined
+      ? await SandboxManager.waitForNetworkInitialization() : true;
+    const deps = SandboxManager.checkDependencies(config.ripgrep);
+    return {
+      network: net,
+      errors: deps.errors,
+      warnings: deps.warnings,
+      globWarnings: SandboxManager.getLinuxGlobPatternWarnings(),
+      proxyPort: SandboxManager.getProxyPort() ?? null,
+      socksPort: SandboxManager.getSocksProxyPort() ?? null,
+    };
+  },
+  async wrap(req) {
+    // Wrapping before a successful initialize() yields a command with no network isolation: refuse.
+    if (!initialized) throw new Error('not initialized');
+    if (Array.isArray(req.allowedDomains) && config.network.allowedDomains !== undefined
+        && JSON.stringify(req.allowedDomains) !== JSON.stringify(config.network.allowedDomains)) {
+      config = { ...config, network: { ...config.network, allowedDomains: req.allowedDomains } };
+      SandboxManager.updateConfig(config);
+    }
+    const wrapped = await SandboxManager.wrapWithSandbox(req.command, undefined, undefined, undefined,
+      { commandId: req.commandId, commandText: req.commandId });
+    return { wrapped };
+  },
+  async cleanup() {
+    SandboxManager.cleanupAfterCommand();
+    return {};
+  },
+  async ping() {
+    return { initialized };
+  },
+  async shutdown() {
+    await teardown();
+    setImmediate(() => process.exit(0));
+    return {};
+  },
+};
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+let queue = Promise.resolve();
+rl.on('line', (line) => {
+  queue = queue.then(async () => {
+    let req;
+    try {
+      req = JSON.parse(line);
+    } catch (e) {
+      send({ id: null, ok: false, error: 'bad request' });
+      return;
+    }
+    const op = ops[req.op];
+    if (!op) { send({ id: req.id, ok: false, error: 'unknown op ' + req.op }); return; }
+    try {
+      send({ id: req.id, ok: true, ...(await op(req)) });
+    } catch (e) {
+      send({ id: req.id, ok: false, error: String(e && e.message ? e.message : e) });
+    }
+  });
+});
+rl.on('close', () => { queue.then(teardown).finally(() => process.exit(0)); });
+send({ event: 'ready', node: process.version });

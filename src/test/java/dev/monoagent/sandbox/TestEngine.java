@@ -1,0 +1,74 @@
+package dev.monoagent.sandbox;
+
+import dev.monoagent.common.Event;
+import dev.monoagent.common.EventSink;
+import dev.monoagent.config.Enums.Fallback;
+import dev.monoagent.config.Enums.NetworkMode;
+import dev.monoagent.config.Enums.SandboxMode;
+import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.config.MonoConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Shared fixture for the integration tests: one managed install per JVM (real {@code npm ci} from the registry into a
+ * temp cache), a fake home (so {@code ~/.ssh} tests never touch the real one), and config builders.
+ */
+final class TestEngine {
+    private static HostEnv shared;
+
+    private TestEngine() {}
+
+    /** The host with a temp cache root holding a verified managed install (installed once per JVM). */
+    static synchronized HostEnv env() {
+        if (shared != null) {
+            return shared;
+        }
+        try {
+            Path root = Files.createTempDirectory("mono-agent-test-");
+            Path home = Files.createDirectories(root.resolve("home"));
+            Files.createDirectories(home.resolve(".ssh"));
+            Files.writeString(home.resolve(".ssh/id_test"), "PRIVATE-KEY-CANARY\n");
+            HostEnv base = HostEnv.detect();
+            // the system dirs only: tools under the real home (pyenv shims) are not what the sandbox tests exercise
+            HostEnv env = new HostEnv(root.resolve("cache"), home, "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+                    Files.createDirectories(root.resolve("tmp")), base.hostEnv(), List.of());
+            HostTools tools = ((HostTools.Ok) HostTools.find(env)).tools();
+            SrtRuntime.Resolution r = new SrtRuntime(env).setup(tools, line -> { });
+            if (r.source() != SrtRuntime.Source.MANAGED) {
+                throw new IllegalStateException("test setup failed: " + r.detail());
+            }
+            shared = env;
+            return env;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static LoadedConfig config(Path ws, NetworkMode net, List<String> allowlist) {
+        return config(ws, new MonoConfig.Sandbox(SandboxMode.NATIVE, new MonoConfig.Network(net, allowlist),
+                List.of("."), List.of("."), MonoConfig.Sandbox.DEFAULT_DENY_WRITE, Fallback.FAIL_CLOSED, false));
+    }
+
+    static LoadedConfig config(Path ws, MonoConfig.Sandbox sandbox) {
+        MonoConfig mc = new MonoConfig(MonoConfig.Agent.DEFAULTS, MonoConfig.Runtime.DEFAULTS, Map.of(),
+                MonoConfig.Context.DEFAULTS, MonoConfig.Tools.DEFAULTS, sandbox, MonoConfig.Memory.DEFAULTS,
+                MonoConfig.ProcessJobs.DEFAULTS, MonoConfig.Monitors.DEFAULTS);
+        return new LoadedConfig(ws.resolve("mono-agent.config.json"), false, ws, mc, Map.of(), List.of(), Map.of());
+    }
+
+    /** Collects events for assertions. */
+    static final class Events implements EventSink {
+        final List<Event> all = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void accept(Event event) {
+            all.add(event);
+        }
+    }
+}
