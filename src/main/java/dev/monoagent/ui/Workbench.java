@@ -1,8 +1,8 @@
 package dev.monoagent.ui;
 
 import dev.monoagent.ui.model.WorkbenchModel;
-import dev.monoagent.ui.port.ReplPort;
 import dev.monoagent.ui.port.SandboxPort;
+import dev.monoagent.ui.port.ToolRunner;
 import dev.monoagent.ui.task.RepoWatcher;
 import dev.monoagent.ui.task.TaskExecutor;
 import dev.monoagent.ui.view.WorkbenchView;
@@ -44,9 +44,9 @@ public final class Workbench implements AutoCloseable {
      * @param watch  watch the file system (off in tests that use a same-thread executor)
      * @param state  where window state lives, or null to neither restore nor save it
      */
-    public static Workbench open(Stage stage, Path workspace, SandboxPort sandbox, ReplPort repl,
+    public static Workbench open(Stage stage, Path workspace, SandboxPort sandbox, ToolRunner tools,
                                  TaskExecutor executor, DialogService dialogs, boolean watch, WindowState state) {
-        WorkbenchModel model = new WorkbenchModel(workspace, sandbox, repl, executor);
+        WorkbenchModel model = new WorkbenchModel(workspace, sandbox, tools, executor);
         RepoWatcher watcher = null;
         if (watch) {
             try {

@@ -34,7 +34,7 @@ public final class WorkbenchApp extends Application {
         var policy = PolicyFactory.fromConfig(services.config());
         UnavailableSandbox sandbox = new UnavailableSandbox(policy,
                 "the srt engine is not wired into this build");
-        workbench = Workbench.open(stage, services.workspace(), sandbox, UnavailableSandbox.repl(), ctx.executor(),
+        workbench = Workbench.open(stage, services.workspace(), sandbox, UnavailableSandbox.tools(), ctx.executor(),
                 dialogs, true, WindowState.forUser());
         services.sandboxState(workbench.model()::sandboxSummary);
         ctx.bridge().attach(stage);

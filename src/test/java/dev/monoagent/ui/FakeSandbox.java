@@ -9,7 +9,7 @@ import dev.monoagent.sandbox.Policy;
 import dev.monoagent.ui.port.CheckReport;
 import dev.monoagent.ui.port.PolicyFactory;
 import dev.monoagent.ui.port.PortResult;
-import dev.monoagent.ui.port.ReplPort;
+import dev.monoagent.ui.port.ToolRunner;
 import dev.monoagent.ui.port.SandboxPort;
 import dev.monoagent.ui.port.SandboxSnapshot;
 import java.nio.file.Path;
@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * wired: ten passing probes, {@code >>} / {@code >} into a protected path is refused with an observed violation,
  * {@code echo} prints, {@code seq N} floods, and a tiny REPL keeps {@code const x = <int>} bindings and adds.
  */
-public final class FakeSandbox implements SandboxPort, ReplPort {
+public final class FakeSandbox implements SandboxPort, ToolRunner {
     public static final List<String> PROBES = List.of("engine", "denied-write", "allowed-write",
             "outside-write-denied", "own-netns", "external-connect-blocked", "loopback-works", "proxy-denies",
             "af-unix-refused", "violation-feed");
@@ -144,7 +144,31 @@ public final class FakeSandbox implements SandboxPort, ReplPort {
     private static final Pattern SUM = Pattern.compile("\\s*(\\w+)\\s*\\+\\s*(\\w+)\\s*;?\\s*");
 
     @Override
-    public synchronized PortResult eval(String code, String runId, String callId) {
+    public PortResult call(String runId, String callId, String tool, String argsJson, Consumer<String> onOutput) {
+        com.fasterxml.jackson.databind.JsonNode args;
+        try {
+            args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(argsJson);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return new PortResult("invalid_arguments", e.getMessage(), List.of(), 0);
+        }
+        return switch (tool) {
+            case "Bash" -> PortResult.of(bash(args.path("command").asText(), runId, callId, onOutput));
+            case "NodeRepl" -> eval(args.path("code").asText());
+            default -> new PortResult("tool_not_allowed", "unknown tool " + tool, List.of(), 0);
+        };
+    }
+
+    @Override
+    public synchronized void endRun(String runId) {
+        replVars.clear();
+    }
+
+    @Override
+    public boolean reportsEvents() {
+        return false;
+    }
+
+    synchronized PortResult eval(String code) {
         if (!available) {
             return new PortResult("sandbox_prepare_failed", ExecOutcome.FAIL_CLOSED_TEXT, List.of(), 0);
         }
@@ -171,8 +195,4 @@ public final class FakeSandbox implements SandboxPort, ReplPort {
         return token.matches("-?\\d+") ? Long.valueOf(token) : replVars.get(token);
     }
 
-    @Override
-    public synchronized void restart() {
-        replVars.clear();
-    }
 }

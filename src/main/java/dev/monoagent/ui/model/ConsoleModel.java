@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.Violation;
-import dev.monoagent.sandbox.ExecOutcome;
 import dev.monoagent.ui.port.PortResult;
-import dev.monoagent.ui.port.ReplPort;
-import dev.monoagent.ui.port.SandboxPort;
+import dev.monoagent.ui.port.ToolRunner;
 import dev.monoagent.ui.task.TaskExecutor;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.SimpleStringProperty;
@@ -33,19 +30,12 @@ import javafx.collections.ObservableList;
  * Works without any model.
  */
 public final class ConsoleModel {
-    /** Runs one submission; blocks (called on a worker). */
-    @FunctionalInterface
-    public interface Runner {
-        PortResult run(String input, String runId, String callId, Consumer<String> onOutput);
-    }
-
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicInteger CALLS = new AtomicInteger();
 
     private final String tool;
     private final String argName;
-    private final Runner runner;
-    private final Runnable restarter;
+    private final ToolRunner runner;
     private final TaskExecutor executor;
     private final EventSink events;
     private final String runId;
@@ -55,49 +45,29 @@ public final class ConsoleModel {
     private final ObservableList<ConsoleLine> lines = FXCollections.observableArrayList();
     private final List<String> history = new ArrayList<>();
     private final Set<String> ownCalls = new HashSet<>();
+    private final Set<String> streamedCalls = new HashSet<>();
     private int historyPos;
     private TaskExecutor.Cancellable current = TaskExecutor.Cancellable.DONE;
     private boolean lastOutputOpen;
 
-    private ConsoleModel(String tool, String argName, Runner runner, Runnable restarter, TaskExecutor executor,
-                         EventSink events, String runId) {
+    private ConsoleModel(String tool, String argName, ToolRunner runner, TaskExecutor executor, EventSink events,
+                         String runId) {
         this.tool = tool;
         this.argName = argName;
         this.runner = runner;
-        this.restarter = restarter;
         this.executor = executor;
         this.events = events;
         this.runId = runId;
     }
 
-    /** The command console: bash lines in the sandbox. */
-    public static ConsoleModel command(SandboxPort sandbox, TaskExecutor executor, EventSink events, String runId) {
-        Runner r = (in, run, call, out) -> toResult(sandbox.bash(in, run, call, out));
-        return new ConsoleModel("Bash", "command", r, null, executor, events, runId);
+    /** The command console: bash lines in the sandbox (tool {@code Bash}). */
+    public static ConsoleModel command(ToolRunner runner, TaskExecutor executor, EventSink events, String runId) {
+        return new ConsoleModel("Bash", "command", runner, executor, events, runId);
     }
 
-    /** The NodeRepl console: JavaScript in the run's sandboxed REPL. */
-    public static ConsoleModel repl(ReplPort repl, TaskExecutor executor, EventSink events, String runId) {
-        Runner r = (in, run, call, out) -> repl.eval(in, run, call);
-        return new ConsoleModel("NodeRepl", "code", r, repl::restart, executor, events, runId);
-    }
-
-    /** Maps a sandbox outcome to the tool-shaped result the console and transcript show. */
-    static PortResult toResult(ExecOutcome o) {
-        return switch (o) {
-            case ExecOutcome.PrepareFailed p -> new PortResult(p.code(), p.text(), List.of(), 0);
-            case ExecOutcome.Completed c -> {
-                StringBuilder text = new StringBuilder(c.stdout());
-                if (!c.stderr().isEmpty()) {
-                    if (!text.isEmpty() && text.charAt(text.length() - 1) != '\n') {
-                        text.append('\n');
-                    }
-                    text.append(c.stderr());
-                }
-                String outcome = c.timedOut() ? "timeout" : c.exitCode() == 0 ? "ok" : "exit " + c.exitCode();
-                yield new PortResult(outcome, text.toString(), c.violations(), c.elapsedMillis());
-            }
-        };
+    /** The NodeRepl console: JavaScript in the run's sandboxed REPL (tool {@code NodeRepl}). */
+    public static ConsoleModel repl(ToolRunner runner, TaskExecutor executor, EventSink events, String runId) {
+        return new ConsoleModel("NodeRepl", "code", runner, executor, events, runId);
     }
 
     /** Runs the current input (ignored while a previous submission runs or when blank). */
@@ -113,14 +83,21 @@ public final class ConsoleModel {
         ownCalls.add(callId);
         busy.set(true);
         Instant started = Instant.now();
-        events.accept(new Event.ToolCallStarted(started, runId, callId, tool, argsJson(text)));
+        String args = argsJson(text);
+        boolean self = runner.reportsEvents();
+        if (!self) {
+            events.accept(new Event.ToolCallStarted(started, runId, callId, tool, args));
+        }
         AtomicBoolean streamed = new AtomicBoolean();
         current = executor.submit(tool + "-console",
-                () -> runner.run(text, runId, callId, chunk -> {
+                () -> runner.call(runId, callId, tool, args, chunk -> {
                     streamed.set(true);
                     events.accept(new Event.ToolOutput(Instant.now(), runId, callId, chunk));
                 }),
                 r -> {
+                    if (self) {
+                        return;
+                    }
                     if (!streamed.get() && !r.text().isEmpty()) {
                         events.accept(new Event.ToolOutput(Instant.now(), runId, callId, r.text()));
                     }
@@ -129,11 +106,10 @@ public final class ConsoleModel {
                     }
                     long ms = r.elapsedMillis() > 0 ? r.elapsedMillis()
                             : java.time.Duration.between(started, Instant.now()).toMillis();
-                    String resultText = r.ok() ? "" : r.text();
                     events.accept(new Event.ToolCallFinished(Instant.now(), runId, callId, tool, r.outcome(),
-                            resultText, ms));
+                            r.ok() ? "" : r.text(), ms));
                 },
-                e -> events.accept(new Event.ToolCallFinished(Instant.now(), runId, callId, tool, "error",
+                e -> events.accept(new Event.ToolCallFinished(Instant.now(), runId, callId, tool, "failed",
                         "Error: " + e.getMessage(), java.time.Duration.between(started, Instant.now()).toMillis())));
     }
 
@@ -142,13 +118,13 @@ public final class ConsoleModel {
         current.cancel();
     }
 
-    /** Restarts the REPL (NodeRepl console only): its state is dropped. */
+    /** Restarts the REPL (NodeRepl console only): the run's REPL is ended, the next evaluation starts fresh. */
     public void restart() {
-        if (restarter == null) {
+        if (!"NodeRepl".equals(tool)) {
             return;
         }
         executor.submit("repl-restart", () -> {
-            restarter.run();
+            runner.endRun(runId);
             return Boolean.TRUE;
         }, ok -> lines.add(new ConsoleLine(ConsoleLine.Kind.INFO, "REPL restarted; state cleared.", null)),
                 e -> lines.add(new ConsoleLine(ConsoleLine.Kind.ERROR, "Restart failed: " + e.getMessage(), null)));
@@ -166,7 +142,10 @@ public final class ConsoleModel {
                             s.callId()));
                 }
             }
-            case Event.ToolOutput o when ownCalls.contains(o.callId()) -> appendOutput(o.text(), o.callId());
+            case Event.ToolOutput o when ownCalls.contains(o.callId()) -> {
+                streamedCalls.add(o.callId());
+                appendOutput(o.text(), o.callId());
+            }
             case Event.ViolationObserved v when v.violation().callId() != null
                     && ownCalls.contains(v.violation().callId()) -> lines.add(new ConsoleLine(
                     ConsoleLine.Kind.VIOLATION, "⛔ " + v.violation().kind().name().toLowerCase(java.util.Locale.ROOT)
@@ -174,7 +153,11 @@ public final class ConsoleModel {
                     v.violation().callId()));
             case Event.ToolCallFinished f when ownCalls.contains(f.callId()) -> {
                 lastOutputOpen = false;
-                if (!"ok".equals(f.outcome())) {
+                if ("ok".equals(f.outcome()) && !streamedCalls.contains(f.callId()) && f.text() != null
+                        && !f.text().isEmpty()) {
+                    appendOutput(f.text(), f.callId());
+                    lastOutputOpen = false;
+                } else if (!"ok".equals(f.outcome())) {
                     lines.add(new ConsoleLine(ConsoleLine.Kind.ERROR, f.outcome()
                             + (f.text() == null || f.text().isEmpty() ? "" : ": " + f.text()), f.callId()));
                 }

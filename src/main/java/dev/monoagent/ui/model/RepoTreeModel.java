@@ -35,18 +35,18 @@ public final class RepoTreeModel {
     public record DirChange(Path dir, long seq) {}
 
     private final Path root;
-    private final Policy policy;
+    private final java.util.function.Supplier<Policy> policy;
     private final TaskExecutor executor;
     private final MountPointFilter litter;
     private final ObservableSet<Path> changed = FXCollections.observableSet();
     private final ReadOnlyObjectWrapper<DirChange> dirChange = new ReadOnlyObjectWrapper<>();
     private long seq;
 
-    public RepoTreeModel(Path root, Policy policy, TaskExecutor executor) {
+    public RepoTreeModel(Path root, java.util.function.Supplier<Policy> policy, TaskExecutor executor) {
         this.root = root.toAbsolutePath().normalize();
         this.policy = policy;
         this.executor = executor;
-        this.litter = new MountPointFilter(this.root, policy::isProtected);
+        this.litter = new MountPointFilter(this.root, p -> policy.get().isProtected(p));
     }
 
     public Path root() {
@@ -67,6 +67,7 @@ public final class RepoTreeModel {
     /** Lists {@code dir}: directories first, then by name; litter hidden. Blocking. */
     public List<FileEntry> list(Path dir) throws IOException {
         List<FileEntry> out = new ArrayList<>();
+        Policy pol = policy.get();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
                 BasicFileAttributes a;
@@ -79,7 +80,7 @@ public final class RepoTreeModel {
                     continue;
                 }
                 boolean isDir = a.isDirectory();
-                out.add(new FileEntry(p, p.getFileName().toString(), isDir, policy.isProtected(p),
+                out.add(new FileEntry(p, p.getFileName().toString(), isDir, pol.isProtected(p),
                         isDir ? -1 : a.size()));
             }
         }
@@ -124,7 +125,7 @@ public final class RepoTreeModel {
     }
 
     public boolean isProtected(Path p) {
-        return policy.isProtected(p);
+        return policy.get().isProtected(p);
     }
 
     /** Paths changed during this session. */

@@ -3,9 +3,9 @@ package dev.monoagent.ui.model;
 import dev.monoagent.agent.SandboxSummary;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
-import dev.monoagent.ui.port.ReplPort;
 import dev.monoagent.ui.port.SandboxPort;
 import dev.monoagent.ui.port.SandboxSnapshot;
+import dev.monoagent.ui.port.ToolRunner;
 import dev.monoagent.ui.task.EventPump;
 import dev.monoagent.ui.task.TaskExecutor;
 import java.nio.file.Files;
@@ -49,18 +49,18 @@ public final class WorkbenchModel {
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final AtomicReference<SandboxSnapshot> lastSnapshot = new AtomicReference<>();
 
-    public WorkbenchModel(Path workspace, SandboxPort sandboxPort, ReplPort repl, TaskExecutor executor) {
+    public WorkbenchModel(Path workspace, SandboxPort sandboxPort, ToolRunner tools, TaskExecutor executor) {
         this.workspace = workspace.toAbsolutePath().normalize();
         this.executor = executor;
         this.sandboxPort = sandboxPort;
         this.runId = "session-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
                 .format(Instant.now());
         this.pump = new EventPump(executor, this::dispatch);
-        this.tree = new RepoTreeModel(this.workspace, sandboxPort.policy(), executor);
+        this.tree = new RepoTreeModel(this.workspace, sandboxPort::policy, executor);
         this.viewer = new FileViewerModel(executor);
         this.sandbox = new SandboxPanelModel(sandboxPort, executor, pump);
-        this.commandConsole = ConsoleModel.command(sandboxPort, executor, pump, runId);
-        this.replConsole = ConsoleModel.repl(repl, executor, pump, runId);
+        this.commandConsole = ConsoleModel.command(tools, executor, pump, runId);
+        this.replConsole = ConsoleModel.repl(tools, executor, pump, runId);
         violations.onJump(callId -> {
             if (transcript.reveal(callId)) {
                 tab.set(Tab.TRANSCRIPT);

@@ -56,17 +56,23 @@ public final class UnavailableSandbox implements SandboxPort {
         // no engine, no events
     }
 
-    /** The matching REPL: every eval fails closed. */
-    public static ReplPort repl() {
-        return new ReplPort() {
+    /** The matching tool runner: every command and REPL evaluation fails closed. */
+    public static ToolRunner tools() {
+        return new ToolRunner() {
             @Override
-            public PortResult eval(String code, String runId, String callId) {
+            public PortResult call(String runId, String callId, String tool, String argsJson,
+                                   Consumer<String> onOutput) {
                 return new PortResult("sandbox_prepare_failed", ExecOutcome.FAIL_CLOSED_TEXT, List.of(), 0);
             }
 
             @Override
-            public void restart() {
-                // nothing to restart
+            public void endRun(String runId) {
+                // nothing runs
+            }
+
+            @Override
+            public boolean reportsEvents() {
+                return false;
             }
         };
     }

@@ -30,7 +30,7 @@ class RepoTreeModelTest {
     }
 
     private RepoTreeModel model() {
-        return new RepoTreeModel(ws, PolicyFactory.defaults(ws), new DirectTaskExecutor());
+        return new RepoTreeModel(ws, () -> PolicyFactory.defaults(ws), new DirectTaskExecutor());
     }
 
     private static List<String> names(List<FileEntry> l) {
