@@ -1,8 +1,8 @@
 package dev.monoagent.ui;
 
 import dev.monoagent.agent.ServiceLayer;
-import dev.monoagent.ui.port.PolicyFactory;
-import dev.monoagent.ui.port.UnavailableSandbox;
+import dev.monoagent.ui.port.EngineSandbox;
+import dev.monoagent.ui.port.ToolsRunner;
 import dev.monoagent.ui.task.FxTaskExecutor;
 import javafx.application.Application;
 import javafx.application.Platform;
@@ -21,6 +21,8 @@ public final class WorkbenchApp extends Application {
     static volatile Context CONTEXT;
 
     private Workbench workbench;
+    private EngineSandbox engine;
+    private ToolsRunner tools;
 
     @Override
     public void start(Stage stage) {
@@ -31,11 +33,10 @@ public final class WorkbenchApp extends Application {
         });
         Context ctx = CONTEXT;
         ServiceLayer services = ctx.services();
-        var policy = PolicyFactory.fromConfig(services.config());
-        UnavailableSandbox sandbox = new UnavailableSandbox(policy,
-                "the srt engine is not wired into this build");
-        workbench = Workbench.open(stage, services.workspace(), sandbox, UnavailableSandbox.tools(), ctx.executor(),
-                dialogs, true, WindowState.forUser());
+        engine = new EngineSandbox(services.config());
+        tools = new ToolsRunner(services.config(), engine);
+        workbench = Workbench.open(stage, services.workspace(), engine, tools, ctx.executor(), dialogs, true,
+                WindowState.forUser());
         services.sandboxState(workbench.model()::sandboxSummary);
         ctx.bridge().attach(stage);
         stage.show();
@@ -45,6 +46,12 @@ public final class WorkbenchApp extends Application {
     public void stop() {
         if (workbench != null) {
             workbench.close();
+        }
+        if (tools != null) {
+            tools.close();
+        }
+        if (engine != null) {
+            engine.close();
         }
     }
 }

@@ -20,7 +20,9 @@ import java.util.function.Predicate;
  * entry is litter when it did not exist when the workspace was opened and looks like such a mount point: a character
  * device, a 0-byte file without owner write permission, or an empty directory without it. Only the workspace root and
  * {@code .git} have a baseline (that is where srt puts them); deeper entries are litter only if they also carry a
- * protected or well-known dangerous name.
+ * protected or well-known dangerous name. Only entries with such names (srt's built-in list, {@code .env*}, or
+ * protected by the policy) are ever hidden, so a reviewer never loses a real file to this filter; a directory the
+ * engine created only to hold mount points ({@code .claude} for {@code .claude/commands}) is hidden with them.
  */
 public final class MountPointFilter {
     /** srt's built-in protected names (see reference/srt-on-linux.md). */
@@ -60,10 +62,33 @@ public final class MountPointFilter {
         if (known != null && known.contains(name)) {
             return false;
         }
-        if (known == null && !ENGINE_NAMES.contains(name) && !name.startsWith(".env") && !protectedPath.test(p)) {
+        if (!ENGINE_NAMES.contains(name) && !name.startsWith(".env") && !protectedPath.test(p)) {
             return false;
         }
-        return looksLikeMountPoint(p);
+        return looksLikeMountTree(p, 3);
+    }
+
+    /**
+     * A mount point, or a directory the engine created to hold mount points ({@code .claude} for
+     * {@code .claude/commands}): empty, or containing only such entries.
+     */
+    static boolean looksLikeMountTree(Path p, int depth) {
+        if (looksLikeMountPoint(p)) {
+            return true;
+        }
+        if (depth == 0 || !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
+            for (Path c : ds) {
+                if (!looksLikeMountTree(c, depth - 1)) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     static boolean looksLikeMountPoint(Path p) {

@@ -81,6 +81,10 @@ public final class WorkbenchModel {
         commandConsole.onEvent(e);
         replConsole.onEvent(e);
         sandbox.onEvent(e);
+        if (e instanceof Event.ToolCallFinished f && "sandbox_prepare_failed".equals(f.outcome())) {
+            // the engine refused to run something: show why right away
+            sandbox.refresh();
+        }
         if (e instanceof Event.ViolationObserved v) {
             violations.add(v.violation());
         }
