@@ -152,6 +152,22 @@ class WorkbenchEngineFxTest {
         run(robot, "NodeRepl", "#noderepl-input", "n + 2");
         waitUntil(60, () -> wb.model().replConsole().lines().stream().anyMatch(l -> l.text().trim().equals("42")));
 
+        // README screenshot: the transcript with the denied write's card, the probes, the violation selected
+        robot.interact(() -> {
+            wb.model().tabProperty().set(WorkbenchModel.Tab.TRANSCRIPT);
+            table.getSelectionModel().select(v);
+            wb.model().transcript().reveal(v.callId());
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.interact(() -> {
+            try {
+                Snapshots.writePng(wb.scene().getRoot(), Path.of(System.getProperty("monoagent.projectDir", "."),
+                        "docs", "screenshots", "workbench.png"));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+
         // the REPL keeps srt's mount points on the host: the tree still shows no litter
         robot.interact(() -> wb.model().tree().onChanges(List.of(ws.resolve(".bashrc"), ws.resolve(".vscode"))));
         Thread.sleep(300);

@@ -185,9 +185,10 @@ class WorkbenchFxTest {
         assertTrue(wb.scene().getStylesheets().get(1).endsWith(wb.theme() == Theme.DARK ? "dark.css" : "light.css"));
     }
 
+    /** The fake-engine screenshot goes to target/; the README one is made by {@link WorkbenchEngineFxTest}. */
     static Path screenshotPath() {
         String base = System.getProperty("monoagent.projectDir", ".");
-        return Path.of(base, "docs", "screenshots", "workbench.png");
+        return Path.of(base, "target", "screenshots", "workbench-fake.png");
     }
 
     /** Records instead of showing dialogs. */

@@ -18,6 +18,7 @@ public final class TranscriptModel {
     private final Map<String, ToolCard> cards = new HashMap<>();
     private final ReadOnlyObjectWrapper<ToolCard> revealed = new ReadOnlyObjectWrapper<>();
     private MessageEntry openAssistant;
+    private String lastState;
 
     /** Applies one event (UI thread). */
     public void onEvent(Event e) {
@@ -50,6 +51,10 @@ public final class TranscriptModel {
             case Event.ToolCallFinished f -> {
                 ToolCard c = cards.get(f.callId());
                 if (c != null) {
+                    if ("ok".equals(f.outcome()) && c.outputLines().isEmpty() && f.text() != null) {
+                        // runners that do not stream (the tools facade) deliver the output with the result
+                        c.appendOutput(f.text());
+                    }
                     c.finish(f.outcome(), f.text(), f.durationMs());
                 }
             }
@@ -62,8 +67,13 @@ public final class TranscriptModel {
                             + v.violation().reason());
                 }
             }
-            case Event.SandboxStateChanged s -> system(s, "Sandbox is now " + s.effective()
-                    + (s.reason() == null ? "" : " — " + s.reason()));
+            case Event.SandboxStateChanged s -> {
+                String line = "Sandbox is now " + s.effective() + (s.reason() == null ? "" : " — " + s.reason());
+                if (!line.equals(lastState)) {
+                    lastState = line;
+                    system(s, line);
+                }
+            }
             case Event.SelfCheckFinished s -> system(s, "Sandbox check " + (s.passed() ? "passed" : "FAILED")
                     + " (" + s.results().size() + " probes)");
             case Event.ProbeFinished p -> { /* shown in the sandbox panel */ }

@@ -83,6 +83,8 @@ public final class SandboxPanelView extends VBox {
                 setGraphic(Icons.of(r.state() == ProbeRow.State.PASS ? MaterialDesignC.CHECK_CIRCLE
                         : MaterialDesignC.CLOSE_CIRCLE, "probe-icon"));
                 setText(r.id() + " — " + r.detail() + " (" + r.millis() + " ms)");
+                setWrapText(true);
+                setPrefWidth(0);
             }
         });
         Label verified = new Label();
@@ -135,6 +137,7 @@ public final class SandboxPanelView extends VBox {
     private int fact(int row, String k, String v) {
         Label key = new Label(k);
         key.getStyleClass().add("fact-key");
+        key.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         Label val = new Label(v == null ? "—" : v);
         val.getStyleClass().add("fact-value");
         val.setWrapText(true);

@@ -33,10 +33,10 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
     /** Height of the output list of an expanded card. */
     static final double OUTPUT_HEIGHT = 220;
 
-    public TranscriptView(TranscriptModel model, Consumer<Violation> onViolation) {
+    public TranscriptView(TranscriptModel model, java.nio.file.Path workspace, Consumer<Violation> onViolation) {
         super(model.entries());
         getStyleClass().add("transcript");
-        setCellFactory(lv -> new EntryCell(onViolation));
+        setCellFactory(lv -> new EntryCell(workspace, onViolation));
         model.revealedProperty().addListener((o, a, card) -> {
             if (card != null) {
                 scrollTo(card);
@@ -54,12 +54,14 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
 
     private static final class EntryCell extends ListCell<TranscriptEntry> {
         private final Consumer<Violation> onViolation;
+        private final java.nio.file.Path workspace;
         private ToolCard bound;
         private ChangeListener<Object> refresher;
         private ListChangeListener<Violation> violationsListener;
         private ListChangeListener<String> follower;
 
-        EntryCell(Consumer<Violation> onViolation) {
+        EntryCell(java.nio.file.Path workspace, Consumer<Violation> onViolation) {
+            this.workspace = workspace;
             this.onViolation = onViolation;
             getStyleClass().add("entry-cell");
         }
@@ -145,7 +147,9 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
             if (!c.violations().isEmpty()) {
                 FlowPane markers = new FlowPane(6, 4);
                 for (Violation v : c.violations()) {
-                    Button b = new Button(v.kind().name().toLowerCase(Locale.ROOT) + " denied: " + v.target(),
+                    String what = v.kind().name().toLowerCase(Locale.ROOT) + " denied: "
+                            + ViolationsView.relative(workspace, v.target());
+                    Button b = new Button(what,
                             Icons.of(MaterialDesignA.ALERT_OCTAGON, "violation-icon"));
                     b.getStyleClass().add("violation-marker");
                     b.setOnAction(ev -> onViolation.accept(v));
@@ -164,7 +168,7 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
                 out.getStyleClass().add("card-output");
                 out.setFixedCellSize(18);
                 out.prefHeightProperty().bind(Bindings.min(OUTPUT_HEIGHT,
-                        Bindings.size(c.outputLines()).multiply(18).add(4)));
+                        Bindings.size(c.outputLines()).multiply(18).add(20)));
                 out.setMinHeight(Region.USE_PREF_SIZE);
                 box.getChildren().add(out);
                 if (follower != null) {

@@ -31,7 +31,7 @@ public final class ViolationsView extends BorderPane {
 
     private final TableView<Violation> table = new TableView<>();
 
-    public ViolationsView(ViolationsModel model, Runnable onExport) {
+    public ViolationsView(ViolationsModel model, java.nio.file.Path workspace, Runnable onExport) {
         getStyleClass().add("violations");
         Label title = new Label("Violations", Icons.of(MaterialDesignA.ALERT_OCTAGON, "title-icon"));
         title.getStyleClass().add("panel-title");
@@ -64,7 +64,7 @@ public final class ViolationsView extends BorderPane {
         table.getColumns().add(col("Time", 95, v -> TIME.format(v.time())));
         table.getColumns().add(col("Tier", 80, v -> v.tier().name().toLowerCase()));
         table.getColumns().add(col("Kind", 75, v -> v.kind().name().toLowerCase()));
-        table.getColumns().add(col("Target", 160, Violation::target));
+        table.getColumns().add(col("Target", 160, v -> relative(workspace, v.target())));
         table.getColumns().add(col("Tool", 70, Violation::tool));
         table.getColumns().add(col("Call", 130, Violation::callId));
         table.getColumns().add(col("Command", 200, Violation::command));
@@ -89,6 +89,19 @@ public final class ViolationsView extends BorderPane {
         split.setDividerPositions(0.72);
         setTop(bar);
         setCenter(split);
+    }
+
+    /** Workspace paths are shown relative ({@code .env}); the detail pane keeps the full target. */
+    static String relative(java.nio.file.Path workspace, String target) {
+        if (target == null || !target.startsWith("/")) {
+            return target;
+        }
+        try {
+            java.nio.file.Path t = java.nio.file.Path.of(target);
+            return t.startsWith(workspace) && !t.equals(workspace) ? workspace.relativize(t).toString() : target;
+        } catch (java.nio.file.InvalidPathException e) {
+            return target;
+        }
     }
 
     private static TableColumn<Violation, String> col(String name, double width, Function<Violation, String> f) {

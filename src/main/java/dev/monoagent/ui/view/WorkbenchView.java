@@ -47,7 +47,8 @@ public final class WorkbenchView extends BorderPane {
         tree = new RepoTreeView(model.tree(), model::openFile, onDirLoaded);
         tree.setId("repo-tree");
         viewer = new FileViewerView(model.viewer());
-        TranscriptView transcript = new TranscriptView(model.transcript(), v -> model.violations().select(v));
+        TranscriptView transcript = new TranscriptView(model.transcript(), model.workspace(),
+                v -> model.violations().select(v));
         transcript.setId("transcript");
         repl = new ConsoleView(model.replConsole(), "JavaScript in this run's sandboxed Node REPL — Enter runs, "
                 + "Shift+Enter new line, ↑/↓ history");
@@ -87,7 +88,7 @@ public final class WorkbenchView extends BorderPane {
         horizontal.setDividerPositions(0.2, 0.74);
         SplitPane.setResizableWithParent(tree, false);
         SplitPane.setResizableWithParent(sandbox, false);
-        ViolationsView violations = new ViolationsView(model.violations(), onExport);
+        ViolationsView violations = new ViolationsView(model.violations(), model.workspace(), onExport);
         violations.setId("violations");
         vertical = new SplitPane(horizontal, violations);
         vertical.setOrientation(Orientation.VERTICAL);
