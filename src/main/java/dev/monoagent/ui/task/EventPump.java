@@ -11,11 +11,14 @@ import java.util.function.Consumer;
 /**
  * Carries events from any thread to the UI thread without flooding it: events queue up, at most one drain is pending
  * on the UI thread at a time, consecutive output chunks of one tool call are merged, and a drain stops after a small
- * time budget and reschedules itself so input and rendering pulses get their turn during an output flood.
+ * time budget and continues on the next frame, so rendering and input get their turn during an output flood.
  */
 public final class EventPump implements EventSink {
     /** Longest a single drain may hold the UI thread. */
-    static final long BUDGET_NANOS = 8_000_000L;
+    static final long BUDGET_NANOS = 6_000_000L;
+
+    /** Events taken per step; with 100-line chunks a step appends ≤ 25,600 lines, a few ms of UI work. */
+    static final int MAX_BATCH = 256;
 
     private final TaskExecutor executor;
     private final Consumer<Event> target;
@@ -40,7 +43,7 @@ public final class EventPump implements EventSink {
         List<Event> batch = new ArrayList<>();
         while (true) {
             batch.clear();
-            for (int i = 0; i < 4096; i++) {
+            for (int i = 0; i < MAX_BATCH; i++) {
                 Event e = queue.poll();
                 if (e == null) {
                     break;
@@ -59,7 +62,8 @@ public final class EventPump implements EventSink {
                 target.accept(e);
             }
             if (System.nanoTime() > deadline) {
-                executor.runOnUi(this::drain);
+                // out of budget: let this frame render and take input, continue on the next one
+                executor.runOnNextFrame(this::drain);
                 return;
             }
         }

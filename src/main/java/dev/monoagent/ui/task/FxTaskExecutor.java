@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 
 /**
@@ -19,6 +20,10 @@ public final class FxTaskExecutor implements TaskExecutor {
     private static final System.Logger LOG = System.getLogger(FxTaskExecutor.class.getName());
 
     private final ExecutorService pool;
+    private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> nextFrame =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final FrameTimer frameTimer = new FrameTimer();
+    private boolean frameTimerRunning;
 
     public FxTaskExecutor() {
         AtomicInteger n = new AtomicInteger();
@@ -54,6 +59,36 @@ public final class FxTaskExecutor implements TaskExecutor {
             r.run();
         } else {
             Platform.runLater(r);
+        }
+    }
+
+    @Override
+    public void runOnNextFrame(Runnable r) {
+        nextFrame.add(r);
+        runOnUi(() -> {
+            if (!frameTimerRunning) {
+                frameTimerRunning = true;
+                frameTimer.start();
+            }
+        });
+    }
+
+    /** Runs the queued next-frame work once per pulse; stops itself when idle. */
+    private final class FrameTimer extends AnimationTimer {
+        @Override
+        public void handle(long now) {
+            int n = nextFrame.size();
+            if (n == 0) {
+                stop();
+                frameTimerRunning = false;
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                Runnable r = nextFrame.poll();
+                if (r != null) {
+                    r.run();
+                }
+            }
         }
     }
 

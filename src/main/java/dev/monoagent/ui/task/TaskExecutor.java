@@ -22,6 +22,14 @@ public interface TaskExecutor {
     /** Runs {@code r} on the UI thread (at once when already there). */
     void runOnUi(Runnable r);
 
+    /**
+     * Runs {@code r} on the UI thread at the start of the next frame, after the current frame has been laid out and
+     * rendered: how long UI work (an output flood) yields to rendering and input. Defaults to {@link #runOnUi}.
+     */
+    default void runOnNextFrame(Runnable r) {
+        runOnUi(r);
+    }
+
     /** A plain executor for long-lived loops (file watcher, control endpoint). */
     Executor background();
 

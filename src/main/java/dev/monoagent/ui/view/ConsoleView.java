@@ -3,7 +3,6 @@ package dev.monoagent.ui.view;
 import dev.monoagent.ui.model.ConsoleLine;
 import dev.monoagent.ui.model.ConsoleModel;
 import java.util.Locale;
-import javafx.collections.ListChangeListener;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -46,7 +45,7 @@ public final class ConsoleView extends BorderPane {
                 }
             }
         });
-        model.lines().addListener((ListChangeListener<ConsoleLine>) c -> output.scrollTo(model.lines().size() - 1));
+        TailFollower.follow(output, model.lines());
 
         input.setPromptText(hint);
         input.setPrefRowCount(2);

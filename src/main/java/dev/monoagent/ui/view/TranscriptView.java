@@ -176,8 +176,7 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
                     follower = null;
                 }
                 if (ToolCard.RUNNING.equals(status)) {
-                    follower = ch -> out.scrollTo(c.outputLines().size() - 1);
-                    c.outputLines().addListener(follower);
+                    follower = TailFollower.follow(out, c.outputLines());
                 }
             }
             Label callId = new Label(c.callId());
