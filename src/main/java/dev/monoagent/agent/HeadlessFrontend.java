@@ -47,7 +47,8 @@ public final class HeadlessFrontend implements Frontend {
             if (acq instanceof Instance.AlreadyRunning) {
                 return 1;
             }
-            try (Instance instance = ((Instance.Acquired) acq).instance()) {
+            try (Instance instance = ((Instance.Acquired) acq).instance(); services) {
+                services.openEngine(pool);
                 LOG.log(Level.INFO, "headless instance serving " + instance.endpoint());
                 stopRequested.await();
             }

@@ -45,7 +45,12 @@ public final class InstanceLauncher {
         }
         if (o.foreground()) {
             Frontend f = frontend(o.resolvedHeadless());
-            int code = f.run(o);
+            int code;
+            try {
+                code = f.run(o);
+            } catch (RuntimeException e) {
+                return new Failed(e.getMessage(), null);
+            }
             if (code == 1) {
                 Optional<InstanceStatus> other = ControlClient.forWorkspace(o.workspace()).focus();
                 if (other.isPresent()) {

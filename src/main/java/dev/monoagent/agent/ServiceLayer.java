@@ -6,23 +6,67 @@ import dev.monoagent.config.Enums.Fallback;
 import dev.monoagent.config.Enums.SandboxMode;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
+import dev.monoagent.sandbox.Sandbox;
+import dev.monoagent.sandbox.SandboxStatus;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * The part of an instance that is not a window: the loaded config and the sandbox state that the control endpoint
- * reports. The sandbox state comes from a supplier so the real engine facade can be plugged in (the workbench passes
- * its sandbox panel's state); with no engine wired in, the state is the fail-closed one: {@code blocked} with the
- * engine absent, never a silent relaxation.
+ * reports. The sandbox state comes from the engine facade ({@link Sandbox}): the cheap on-disk status until the
+ * engine is opened, then the live one; the workbench plugs in its sandbox panel's state instead. Whatever the engine
+ * cannot prove is reported as it is ({@code blocked} under fail-closed), never silently relaxed.
  */
-public final class ServiceLayer {
+public final class ServiceLayer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ServiceLayer.class.getName());
+
     private final LoadedConfig config;
     private volatile Supplier<SandboxSummary> sandbox;
+    private volatile Sandbox engine;
 
     private ServiceLayer(LoadedConfig config) {
         this.config = config;
-        this.sandbox = () -> withoutEngine(config.config().sandbox(), "sandbox engine is not available");
+        this.sandbox = () -> {
+            try {
+                return summary(Sandbox.quickStatus(config));
+            } catch (RuntimeException e) {
+                return withoutEngine(config.config().sandbox(), "sandbox status failed: " + e.getMessage());
+            }
+        };
+    }
+
+    /**
+     * Opens (and proves) the sandbox engine on {@code executor}; from then on the status reports the live engine.
+     * Until it is open, the status is the cheap on-disk one ({@link Sandbox#quickStatus}). Used by the headless
+     * instance; the workbench opens its own engine and plugs its state in with {@link #sandboxState}.
+     */
+    public void openEngine(java.util.concurrent.Executor executor) {
+        executor.execute(() -> {
+            try {
+                Sandbox s = Sandbox.open(config, dev.monoagent.common.EventSink.NONE);
+                engine = s;
+                sandbox = () -> summary(s.status());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "sandbox engine failed to open: " + e.getMessage());
+                sandbox = () -> withoutEngine(config.config().sandbox(), "engine failed to open: " + e.getMessage());
+            }
+        });
+    }
+
+    /** The status block in the contract's words, from the engine's status record. */
+    public static SandboxSummary summary(SandboxStatus s) {
+        return new SandboxSummary(s.effective(), s.engine(), s.fallback(), s.fallbackActive(),
+                "off".equals(s.effective()) ? SandboxSummary.OFF_DETAIL : s.reason(),
+                s.lastVerified() == null ? null : s.lastVerified().toString());
+    }
+
+    @Override
+    public void close() {
+        Sandbox s = engine;
+        if (s != null) {
+            s.close();
+        }
     }
 
     /** Loads the workspace's config (the CLI already preflighted it; a broken one still yields defaults). */

@@ -37,8 +37,9 @@ public final class WindowState {
     public void restore(Stage stage, SplitPane horizontal, SplitPane vertical) {
         double x = prefs.getDouble("x", Double.NaN);
         double y = prefs.getDouble("y", Double.NaN);
-        double w = prefs.getDouble("w", 1440);
-        double h = prefs.getDouble("h", 900);
+        javafx.geometry.Rectangle2D screen = Screen.getPrimary().getVisualBounds();
+        double w = Math.min(prefs.getDouble("w", 1440), screen.getWidth());
+        double h = Math.min(prefs.getDouble("h", 900), screen.getHeight());
         stage.setWidth(w);
         stage.setHeight(h);
         if (!Double.isNaN(x) && !Screen.getScreensForRectangle(x, y, w, h).isEmpty()) {

@@ -86,7 +86,12 @@ public final class WorkbenchFrontend implements Frontend {
         }
         try (Instance instance = ((Instance.Acquired) acq).instance()) {
             WorkbenchApp.CONTEXT = new WorkbenchApp.Context(services, executor, bridge);
-            Application.launch(WorkbenchApp.class);
+            try {
+                Application.launch(WorkbenchApp.class);
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("Cannot open the workbench window: " + e.getMessage()
+                        + " (start with --headless on a machine without a display)", e);
+            }
             return 0;
         } finally {
             executor.shutdown();
