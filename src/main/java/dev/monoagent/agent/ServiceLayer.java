@@ -24,6 +24,7 @@ public final class ServiceLayer implements AutoCloseable {
     private final LoadedConfig config;
     private volatile Supplier<SandboxSummary> sandbox;
     private volatile Sandbox engine;
+    private boolean closed;
 
     private ServiceLayer(LoadedConfig config) {
         this.config = config;
@@ -45,7 +46,13 @@ public final class ServiceLayer implements AutoCloseable {
         executor.execute(() -> {
             try {
                 Sandbox s = Sandbox.open(config, dev.monoagent.common.EventSink.NONE);
-                engine = s;
+                synchronized (this) {
+                    if (closed) {
+                        s.close();
+                        return;
+                    }
+                    engine = s;
+                }
                 sandbox = () -> summary(s.status());
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "sandbox engine failed to open: " + e.getMessage());
@@ -62,10 +69,10 @@ public final class ServiceLayer implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        Sandbox s = engine;
-        if (s != null) {
-            s.close();
+    public synchronized void close() {
+        closed = true;
+        if (engine != null) {
+            engine.close();
         }
     }
 
