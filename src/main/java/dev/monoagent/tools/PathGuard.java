@@ -21,6 +21,14 @@ import java.util.Set;
  * private state dir, dangling symlinks and hard links whose other names are protected or outside the writable roots.
  */
 final class PathGuard {
+    /**
+     * Names srt itself always refuses to write at any depth (its built-in dangerous files and directories), which the
+     * compiled {@link Policy} does not list. The file tools refuse them too, so Write cannot do what Bash cannot.
+     */
+    static final List<String> ENGINE_BUILTIN_FILES = List.of(".gitconfig", ".gitmodules", ".bashrc", ".bash_profile",
+            ".zshrc", ".zprofile", ".profile", ".ripgreprc", ".mcp.json");
+    static final List<String> ENGINE_BUILTIN_DIRS = List.of(".vscode", ".idea", ".claude/commands", ".claude/agents");
+
     /** Most directory entries scanned when looking for a hard link's other names; beyond it we refuse. */
     static final int HARD_LINK_SCAN_LIMIT = 500_000;
 
@@ -116,7 +124,28 @@ final class PathGuard {
         if (p.startsWith(state)) {
             return "the private state dir .mono-agent/ is never agent-writable";
         }
-        return policy.writeDenial(p);
+        String why = policy.writeDenial(p);
+        if (why != null) {
+            return why;
+        }
+        String builtin = engineBuiltin(p.startsWith(workspace) ? workspace.relativize(p) : p);
+        return builtin == null ? null : "protected by the sandbox engine's built-in list (" + builtin + ")";
+    }
+
+    /** The engine built-in name that covers {@code p} (itself or an ancestor), or null. */
+    static String engineBuiltin(Path p) {
+        Path prev = null;
+        for (Path part : p) {
+            String name = part.toString();
+            if (ENGINE_BUILTIN_FILES.contains(name) || ENGINE_BUILTIN_DIRS.contains(name)) {
+                return name;
+            }
+            if (prev != null && ENGINE_BUILTIN_DIRS.contains(prev + "/" + name)) {
+                return prev + "/" + name;
+            }
+            prev = part;
+        }
+        return null;
     }
 
     boolean insideReadable(Path p) {
