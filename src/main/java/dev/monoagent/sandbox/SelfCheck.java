@@ -69,7 +69,12 @@ final class SelfCheck {
                     return out;
                 }
                 out.addAll(firstBatch(ne, ws, outside, token, granted.getLocalPort(), ungranted.getLocalPort()));
-                out.addAll(repoBatch(ne, ws));
+                if (out.stream().allMatch(ProbeResult::passed)) {
+                    out.addAll(repoBatch(ne, ws));
+                } else {
+                    out.add(new ProbeResult("git-hooks-denied-repo", false, "FAILED: skipped, an earlier probe failed.",
+                            0));
+                }
             }
         } catch (IOException | RuntimeException e) {
             out.add(new ProbeResult("engine", false, "self-check could not run: " + e.getMessage(), ms(t0)));
@@ -96,6 +101,14 @@ final class SelfCheck {
         String hostPid = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
         String script = String.join("\n",
                 "p(){ echo \"P $*\"; }",
+                "[ \"$(readlink /proc/self/ns/net)\" != " + CommandScript.quote(hostNet) + " ] && p netns-differs 1 "
+                        + "|| p netns-differs 0",
+                "p ifaces $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')",
+                "[ \"$(readlink /proc/self/ns/pid)\" != " + CommandScript.quote(hostPid) + " ] && p pidns 1 "
+                        + "|| p pidns 0",
+                // not isolated (e.g. a no-op bwrap): stop before attempting anything on what may be the host
+                "case \"$(readlink /proc/self/ns/net)$(readlink /proc/self/ns/pid)\" in "
+                        + CommandScript.quote(hostNet) + "*|*" + CommandScript.quote(hostPid) + ") exit 0;; esac",
                 "if (echo pwned >> .env) 2>/dev/null; then p denied-write 0; else p denied-write 1; fi",
                 "if echo allowed > allowed.txt; then p allowed-write 1; else p allowed-write 0; fi",
                 "if (echo x > " + CommandScript.quote(outside + "/outside.txt") + ") 2>/dev/null; then p outside 0; "
@@ -103,11 +116,6 @@ final class SelfCheck {
                 "if (mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit) 2>/dev/null; then p hooks 0; "
                         + "else p hooks 1; fi",
                 "echo canary > .env.canary 2>/dev/null; true",
-                "[ \"$(readlink /proc/self/ns/net)\" != " + CommandScript.quote(hostNet) + " ] && p netns-differs 1 "
-                        + "|| p netns-differs 0",
-                "p ifaces $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ')",
-                "[ \"$(readlink /proc/self/ns/pid)\" != " + CommandScript.quote(hostPid) + " ] && p pidns 1 "
-                        + "|| p pidns 0",
                 "if timeout 2 bash -c 'exec 3<>/dev/tcp/1.1.1.1/80' 2>/dev/null; then p direct-tcp 0; "
                         + "else p direct-tcp 1; fi",
                 "__pa=${HTTP_PROXY#*://}; __c=${__pa%@*}; __c=$(printf '%b' \"${__c//%/\\\\x}\")",

@@ -1,0 +1,170 @@
+package dev.monoagent.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.config.Enums.Fallback;
+import dev.monoagent.config.Enums.NetworkMode;
+import dev.monoagent.config.Enums.SandboxMode;
+import dev.monoagent.config.MonoConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class PolicyCompilerTest {
+    @TempDir
+    Path tmp;
+    Path ws;
+    Path home;
+    Path cache;
+
+    @BeforeEach
+    void dirs() throws Exception {
+        home = Files.createDirectories(tmp.resolve("home"));
+        ws = Files.createDirectories(home.resolve("project"));
+        cache = home.resolve(".cache/mono-agent");
+    }
+
+    private Policy policy(NetworkMode net, List<String> allow) {
+        return PolicyCompiler.compile(TestEngine.config(ws, net, allow), home, cache);
+    }
+
+    private PolicyCompiler.EngineFacts facts() {
+        Path bin = Path.of("/usr/bin");
+        return new PolicyCompiler.EngineFacts(home, tmp.resolve("session"), bin.resolve("bwrap"), bin.resolve("socat"),
+                bin.resolve("rg"), cache.resolve("x/apply-seccomp"), List.of(cache.resolve("x"), Path.of("/usr/bin")));
+    }
+
+    @Test
+    void protectsStateDirGitAndEngineCacheLiterally() {
+        Policy p = policy(NetworkMode.NONE, List.of());
+        assertTrue(p.protectedLiterals().containsAll(List.of(ws.resolve(".mono-agent"), ws.resolve(".git/config"),
+                ws.resolve(".git/hooks"), cache)));
+        assertEquals(List.of(home.resolve(".ssh"), home), p.denyRead());
+        assertEquals(List.of(ws), p.writableRoots());
+    }
+
+    @Test
+    void expandsWriteGlobsToLiteralsIncludingWellKnownAndExistingNested() throws Exception {
+        Files.createDirectories(ws.resolve("app/config"));
+        Files.writeString(ws.resolve("app/.env"), "A=1");
+        Files.writeString(ws.resolve("app/config/.env.custom"), "B=2");
+        Files.createDirectories(ws.resolve("node_modules/x"));
+        Files.writeString(ws.resolve("node_modules/x/.env"), "skipped");
+        List<Path> lits = PolicyCompiler.denyLiterals(policy(NetworkMode.NONE, List.of()));
+        for (String rel : List.of(".env", ".env.local", ".env.production", ".env.development", ".env.test",
+                ".env.staging", ".git/config", ".git/hooks", ".mono-agent", "app/.env", "app/config/.env.custom")) {
+            assertTrue(lits.contains(ws.resolve(rel)), rel + " in " + lits);
+        }
+        assertFalse(lits.contains(ws.resolve("node_modules/x/.env")));
+        assertTrue(lits.stream().noneMatch(l -> PolicyCompiler.hasGlobChars(l.toString())));
+    }
+
+    @Test
+    void honoursCoreHooksPath() throws Exception {
+        Files.createDirectories(ws.resolve(".git"));
+        Files.writeString(ws.resolve(".git/config"), "[core]\n\thooksPath = tools/githooks\n");
+        Policy p = policy(NetworkMode.NONE, List.of());
+        assertTrue(p.protectedLiterals().contains(ws.resolve("tools/githooks")));
+    }
+
+    @Test
+    void noneModeHasEmptyAllowlistAndFilesystemRules() {
+        Policy p = policy(NetworkMode.NONE, List.of());
+        Map<String, Object> cfg = PolicyCompiler.engineConfig(p, PolicyCompiler.denyLiterals(p), facts(), List.of(5432));
+        @SuppressWarnings("unchecked") Map<String, Object> net = (Map<String, Object>) cfg.get("network");
+        assertEquals(List.of(), net.get("allowedDomains"));
+        assertEquals(true, net.get("strictAllowlist"));
+        @SuppressWarnings("unchecked") Map<String, Object> fs = (Map<String, Object>) cfg.get("filesystem");
+        assertEquals(List.of(home.toString(), home.resolve(".ssh").toString()), fs.get("denyRead"));
+        assertEquals(List.of(ws.toString(), tmp.resolve("session").toString()), fs.get("allowWrite"));
+        @SuppressWarnings("unchecked") List<String> allowRead = (List<String>) fs.get("allowRead");
+        assertTrue(allowRead.contains(ws.toString()));
+        assertTrue(allowRead.contains(cache.resolve("x").toString()), "helper dir under home stays readable");
+        assertEquals("/usr/bin/bwrap", cfg.get("bwrapPath"));
+        assertEquals("/usr/bin/socat", cfg.get("socatPath"));
+        assertEquals(Map.of("command", "/usr/bin/rg"), cfg.get("ripgrep"));
+        assertEquals(Map.of("applyPath", cache.resolve("x/apply-seccomp").toString()), cfg.get("seccomp"));
+    }
+
+    @Test
+    void localhostGrantsIpLiteralPorts() {
+        Policy p = policy(NetworkMode.LOCALHOST, List.of());
+        assertEquals(List.of("127.0.0.1:5432", "127.0.0.1:8080"), PolicyCompiler.allowedDomains(p, List.of(5432, 8080)));
+    }
+
+    @Test
+    void allowlistEntriesAreHostSuffixes() {
+        Policy p = policy(NetworkMode.ALLOWLIST, List.of("github.com", "*.npmjs.org"));
+        assertEquals(List.of("github.com", "*.github.com", "*.npmjs.org"), PolicyCompiler.allowedDomains(p, List.of()));
+    }
+
+    @Test
+    void allModeOmitsTheAllowlistButKeepsFilesystemRules() {
+        Policy p = policy(NetworkMode.ALL, List.of());
+        Map<String, Object> cfg = PolicyCompiler.engineConfig(p, PolicyCompiler.denyLiterals(p), facts(), List.of());
+        @SuppressWarnings("unchecked") Map<String, Object> net = (Map<String, Object>) cfg.get("network");
+        assertFalse(net.containsKey("allowedDomains"));
+        @SuppressWarnings("unchecked") Map<String, Object> fs = (Map<String, Object>) cfg.get("filesystem");
+        assertFalse(((List<?>) fs.get("denyWrite")).isEmpty());
+    }
+
+    @Test
+    void homeAsReadableRootStillHidesSsh() throws Exception {
+        Files.createDirectories(home.resolve(".ssh"));
+        Files.createDirectories(home.resolve("docs"));
+        MonoConfig.Sandbox s = new MonoConfig.Sandbox(SandboxMode.NATIVE, MonoConfig.Network.DEFAULTS,
+                List.of(".", home.toString()), List.of("."), MonoConfig.Sandbox.DEFAULT_DENY_WRITE, Fallback.FAIL_CLOSED, false);
+        Policy p = PolicyCompiler.compile(TestEngine.config(ws, s), home, cache);
+        Map<String, Object> cfg = PolicyCompiler.engineConfig(p, List.of(), facts(), List.of());
+        @SuppressWarnings("unchecked") List<String> allowRead =
+                (List<String>) ((Map<String, Object>) cfg.get("filesystem")).get("allowRead");
+        assertTrue(allowRead.contains(home.resolve("docs").toString()));
+        assertFalse(allowRead.contains(home.toString()));
+        assertTrue(allowRead.stream().noneMatch(r -> Path.of(r).startsWith(home.resolve(".ssh"))));
+        assertTrue(p.readDenial(home.resolve(".ssh/id_rsa")) != null);
+        assertNull(p.readDenial(home.resolve("docs/a.txt")));
+    }
+
+    @ParameterizedTest
+    @EnumSource(NetworkMode.class)
+    void everyModeKeepsTheProtectedLiterals(NetworkMode mode) {
+        Policy p = policy(mode, List.of("example.org"));
+        Map<String, Object> cfg = PolicyCompiler.engineConfig(p, PolicyCompiler.denyLiterals(p), facts(), List.of());
+        @SuppressWarnings("unchecked") List<String> deny =
+                (List<String>) ((Map<String, Object>) cfg.get("filesystem")).get("denyWrite");
+        assertTrue(deny.contains(ws.resolve(".git/hooks").toString()));
+        assertTrue(deny.contains(ws.resolve(".mono-agent").toString()));
+        assertTrue(deny.contains(cache.toString()));
+    }
+
+    @Test
+    void commandScriptQuotesArgvAndAddsForwardersOnlyForGrantedPorts() {
+        assertEquals("exec 'echo' 'it'\\''s'", CommandScript.build(List.of("echo", "it's"), List.of(), "/usr/bin/socat"));
+        String s = CommandScript.build(List.of("true"), List.of(8080), "/usr/bin/socat");
+        assertTrue(s.contains("TCP-LISTEN:8080,bind=127.0.0.1"));
+        assertTrue(s.contains("PROXY:localhost:127.0.0.1:8080,proxyport=3128"));
+        assertTrue(s.endsWith("exec 'true'"));
+    }
+
+    @Test
+    void hostPortsReadsLoopbackAndAnyListenersOnly() throws Exception {
+        Path tcp = tmp.resolve("tcp");
+        Files.writeString(tcp, String.join("\n",
+                "  sl  local_address rem_address   st tx_queue rx_queue",
+                "   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000",
+                "   1: 00000000:1538 00000000:0000 0A 00000000:00000000 00:00000000 00000000",
+                "   2: 0A00000A:0050 00000000:0000 0A 00000000:00000000 00:00000000 00000000",
+                "   3: 0100007F:0016 0100007F:9C40 01 00000000:00000000 00:00000000 00000000", ""));
+        assertEquals(List.of(8080), HostPorts.listening(tcp, List.of(5432)));
+        assertEquals(List.of(5432, 8080), HostPorts.listening(tcp, List.of()));
+    }
+}
