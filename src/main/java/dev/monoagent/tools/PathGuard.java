@@ -77,8 +77,10 @@ final class PathGuard {
         Path real;
         try {
             real = realOf(lex);
+        } catch (DanglingLink e) {
+            return new Check.Denied(lex, lex, e.getMessage());
         } catch (IOException e) {
-            return new Check.Denied(lex, lex, "cannot resolve the path: " + e.getMessage());
+            real = lex; // e.g. a file used as a directory: nothing exists there; the checks below still apply
         }
         for (Path p : List.of(lex, real)) {
             if (!insideReadable(p)) {
@@ -100,8 +102,10 @@ final class PathGuard {
         Path real;
         try {
             real = realOf(lex);
-        } catch (IOException e) {
+        } catch (DanglingLink e) {
             return new Check.Denied(lex, lex, e.getMessage());
+        } catch (IOException e) {
+            return new Check.Invalid("cannot write " + lex + ": " + e.getMessage());
         }
         for (Path p : List.of(lex, real)) {
             String why = writeDenial(toPolicySpace(p));
@@ -182,6 +186,15 @@ final class PathGuard {
         }
     }
 
+    /** A symlink whose target does not exist: writing through it would land wherever it points. */
+    static final class DanglingLink extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        DanglingLink(String m) {
+            super(m);
+        }
+    }
+
     /**
      * The real path: every existing component's symlinks resolved. For a path that does not exist yet, the deepest
      * existing ancestor is resolved and the rest appended; a dangling symlink on the way is refused (writing through
@@ -195,7 +208,7 @@ final class PathGuard {
         List<Path> rest = new ArrayList<>();
         while (existing != null && !Files.exists(existing)) {
             if (Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-                throw new IOException("the path goes through a dangling symbolic link: " + existing);
+                throw new DanglingLink("the path goes through a dangling symbolic link: " + existing);
             }
             rest.add(0, existing.getFileName());
             existing = existing.getParent();
