@@ -70,6 +70,10 @@ final class EditTool implements Tool {
         if (Files.isDirectory(a.real())) {
             return new ToolResult.Failed(ToolResult.IS_DIRECTORY, "Error: " + a.shown() + " is a directory.");
         }
+        if (!Files.isRegularFile(a.real())) {
+            return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
+                    "Error: " + a.shown() + " is not a regular file; Edit only edits files.");
+        }
         try {
             if (Files.size(a.real()) > WriteTool.MAX_BYTES) {
                 return new ToolResult.Failed(ToolResult.TOO_LARGE, "Error: " + a.shown() + " is larger than "

@@ -21,6 +21,14 @@ import java.util.Set;
  * private state dir, dangling symlinks and hard links whose other names are protected or outside the writable roots.
  */
 final class PathGuard {
+    /**
+     * Names srt itself always refuses to write at any depth (its built-in dangerous files and directories), which the
+     * compiled {@link Policy} does not list. The file tools refuse them too, so Write cannot do what Bash cannot.
+     */
+    static final List<String> ENGINE_BUILTIN_FILES = List.of(".gitconfig", ".gitmodules", ".bashrc", ".bash_profile",
+            ".zshrc", ".zprofile", ".profile", ".ripgreprc", ".mcp.json");
+    static final List<String> ENGINE_BUILTIN_DIRS = List.of(".vscode", ".idea", ".claude/commands", ".claude/agents");
+
     /** Most directory entries scanned when looking for a hard link's other names; beyond it we refuse. */
     static final int HARD_LINK_SCAN_LIMIT = 500_000;
 
@@ -69,8 +77,10 @@ final class PathGuard {
         Path real;
         try {
             real = realOf(lex);
+        } catch (DanglingLink e) {
+            return new Check.Denied(lex, lex, e.getMessage());
         } catch (IOException e) {
-            return new Check.Denied(lex, lex, "cannot resolve the path: " + e.getMessage());
+            real = lex; // e.g. a file used as a directory: nothing exists there; the checks below still apply
         }
         for (Path p : List.of(lex, real)) {
             if (!insideReadable(p)) {
@@ -92,8 +102,10 @@ final class PathGuard {
         Path real;
         try {
             real = realOf(lex);
-        } catch (IOException e) {
+        } catch (DanglingLink e) {
             return new Check.Denied(lex, lex, e.getMessage());
+        } catch (IOException e) {
+            return new Check.Invalid("cannot write " + lex + ": " + e.getMessage());
         }
         for (Path p : List.of(lex, real)) {
             String why = writeDenial(toPolicySpace(p));
@@ -116,7 +128,28 @@ final class PathGuard {
         if (p.startsWith(state)) {
             return "the private state dir .mono-agent/ is never agent-writable";
         }
-        return policy.writeDenial(p);
+        String why = policy.writeDenial(p);
+        if (why != null) {
+            return why;
+        }
+        String builtin = engineBuiltin(p.startsWith(workspace) ? workspace.relativize(p) : p);
+        return builtin == null ? null : "protected by the sandbox engine's built-in list (" + builtin + ")";
+    }
+
+    /** The engine built-in name that covers {@code p} (itself or an ancestor), or null. */
+    static String engineBuiltin(Path p) {
+        Path prev = null;
+        for (Path part : p) {
+            String name = part.toString();
+            if (ENGINE_BUILTIN_FILES.contains(name) || ENGINE_BUILTIN_DIRS.contains(name)) {
+                return name;
+            }
+            if (prev != null && ENGINE_BUILTIN_DIRS.contains(prev + "/" + name)) {
+                return prev + "/" + name;
+            }
+            prev = part;
+        }
+        return null;
     }
 
     boolean insideReadable(Path p) {
@@ -153,6 +186,15 @@ final class PathGuard {
         }
     }
 
+    /** A symlink whose target does not exist: writing through it would land wherever it points. */
+    static final class DanglingLink extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        DanglingLink(String m) {
+            super(m);
+        }
+    }
+
     /**
      * The real path: every existing component's symlinks resolved. For a path that does not exist yet, the deepest
      * existing ancestor is resolved and the rest appended; a dangling symlink on the way is refused (writing through
@@ -166,7 +208,7 @@ final class PathGuard {
         List<Path> rest = new ArrayList<>();
         while (existing != null && !Files.exists(existing)) {
             if (Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-                throw new IOException("the path goes through a dangling symbolic link: " + existing);
+                throw new DanglingLink("the path goes through a dangling symbolic link: " + existing);
             }
             rest.add(0, existing.getFileName());
             existing = existing.getParent();

@@ -69,6 +69,10 @@ final class ReadTool implements Tool {
             return new ToolResult.Failed(ToolResult.IS_DIRECTORY,
                     "Error: " + shown + " is a directory, not a file. Use Glob to list its files.");
         }
+        if (!Files.isRegularFile(real)) {
+            return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
+                    "Error: " + shown + " is not a regular file (device, socket or pipe); Read only reads files.");
+        }
         try {
             long size = Files.size(real);
             if (FileAccess.looksBinary(real)) {

@@ -10,75 +10,68 @@ import java.util.List;
  * Splits the NodeRepl server's stdout into reply frames and stray bytes. A frame is
  * {@code \n\x01MONO-REPL <token> <length>\n<json>}; the token is random per process and never visible to the
  * program, so bytes the program writes to fd 1 (even well-formed frames with another token) stay stray output.
- * Incremental: feed chunks as they arrive.
+ * Incremental: feed chunks as they arrive; a marker or body split across chunks is kept until complete.
  */
 final class ReplFrames {
     static final String MARK = "\u0001MONO-REPL ";
+    private static final int MAX_LENGTH_DIGITS = 11;
 
     private final byte[] marker;
-    private byte[] buf = new byte[0];
+    private byte[] buf = new byte[8192];
+    private int start;
+    private int end;
     private final ByteArrayOutputStream stray = new ByteArrayOutputStream();
 
     ReplFrames(String token) {
         this.marker = ("\n" + MARK + token + " ").getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Adds bytes and returns the complete frames' JSON bodies found so far. */
+    /** Adds {@code len} bytes of {@code chunk} and returns the JSON bodies of the frames completed by them. */
     List<String> feed(byte[] chunk, int len) {
-        byte[] nb = Arrays.copyOf(buf, buf.length + len);
-        System.arraycopy(chunk, 0, nb, buf.length, len);
-        buf = nb;
+        append(chunk, len);
         List<String> frames = new ArrayList<>();
         for (;;) {
-            int at = indexOf(buf, marker);
+            int at = indexOfMarker();
             if (at < 0) {
-                // keep a possible marker prefix at the end; the rest is stray
-                int cut = buf.length;
-                for (int k = Math.min(buf.length, marker.length - 1); k > 0; k--) {
-                    if (startsWithPrefix(buf, buf.length - k, k)) {
-                        cut = buf.length - k;
-                        break;
-                    }
-                }
-                stray.write(buf, 0, cut);
-                buf = Arrays.copyOfRange(buf, cut, buf.length);
+                // everything except a possible marker prefix at the end is stray
+                int keep = partialMarkerAtEnd();
+                stray.write(buf, start, end - keep - start);
+                start = end - keep;
                 return frames;
             }
+            stray.write(buf, start, at - start);
+            start = at;
             int lenStart = at + marker.length;
             int nl = -1;
-            for (int i = lenStart; i < buf.length && i < lenStart + 12; i++) {
+            for (int i = lenStart; i < end && i <= lenStart + MAX_LENGTH_DIGITS; i++) {
                 if (buf[i] == '\n') {
                     nl = i;
                     break;
                 }
             }
             if (nl < 0) {
-                if (buf.length - lenStart >= 12) {
-                    // not a length: treat the marker as stray text
-                    stray.write(buf, 0, lenStart);
-                    buf = Arrays.copyOfRange(buf, lenStart, buf.length);
+                if (end - lenStart > MAX_LENGTH_DIGITS) {
+                    skipMarker(lenStart);
                     continue;
                 }
-                stray.write(buf, 0, at);
-                buf = Arrays.copyOfRange(buf, at, buf.length);
                 return frames;
             }
             int bodyLen;
             try {
                 bodyLen = Integer.parseInt(new String(buf, lenStart, nl - lenStart, StandardCharsets.US_ASCII));
             } catch (NumberFormatException e) {
-                stray.write(buf, 0, lenStart);
-                buf = Arrays.copyOfRange(buf, lenStart, buf.length);
+                skipMarker(lenStart);
                 continue;
             }
-            if (buf.length < nl + 1 + bodyLen) {
-                stray.write(buf, 0, at);
-                buf = Arrays.copyOfRange(buf, at, buf.length);
+            if (bodyLen < 0) {
+                skipMarker(lenStart);
+                continue;
+            }
+            if (end - (nl + 1) < bodyLen) {
                 return frames;
             }
-            stray.write(buf, 0, at);
             frames.add(new String(buf, nl + 1, bodyLen, StandardCharsets.UTF_8));
-            buf = Arrays.copyOfRange(buf, nl + 1 + bodyLen, buf.length);
+            start = nl + 1 + bodyLen;
         }
     }
 
@@ -89,25 +82,53 @@ final class ReplFrames {
         return s;
     }
 
-    private boolean startsWithPrefix(byte[] b, int from, int k) {
-        for (int i = 0; i < k; i++) {
-            if (b[from + i] != marker[i]) {
-                return false;
-            }
-        }
-        return true;
+    private void skipMarker(int upTo) {
+        stray.write(buf, start, upTo - start);
+        start = upTo;
     }
 
-    static int indexOf(byte[] hay, byte[] needle) {
+    private void append(byte[] chunk, int len) {
+        if (start > 0 && end + len > buf.length) {
+            System.arraycopy(buf, start, buf, 0, end - start);
+            end -= start;
+            start = 0;
+        }
+        if (end + len > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, end + len));
+        }
+        System.arraycopy(chunk, 0, buf, end, len);
+        end += len;
+    }
+
+    private int indexOfMarker() {
         outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
+        for (int i = start; i + marker.length <= end; i++) {
+            if (buf[i] != marker[0]) {
+                continue;
+            }
+            for (int j = 1; j < marker.length; j++) {
+                if (buf[i + j] != marker[j]) {
                     continue outer;
                 }
             }
             return i;
         }
         return -1;
+    }
+
+    private int partialMarkerAtEnd() {
+        for (int k = Math.min(end - start, marker.length - 1); k > 0; k--) {
+            boolean match = true;
+            for (int i = 0; i < k; i++) {
+                if (buf[end - k + i] != marker[i]) {
+                    match = false;
+                    break;
+                }
+            }
+            if (match) {
+                return k;
+            }
+        }
+        return 0;
     }
 }

@@ -48,6 +48,23 @@ record SearchRoot(Path shown, Path real, Path cwd, String arg) {
     /** Whether a path printed by rg (relative to {@link #cwd}) passes the policy's read rules. */
     boolean readable(String printed, PathGuard guard) {
         Path abs = cwd.resolve(printed).normalize();
-        return guard.insideReadable(abs) && FileAccess.readDenied(guard, abs) == null;
+        return guard.insideReadable(abs) && FileAccess.readDenied(guard, abs) == null && !mountArtifact(abs, guard);
+    }
+
+    /**
+     * The empty placeholder files srt mounts over absent protected paths while a sandboxed process (the NodeRepl)
+     * runs are visible on the host; they are not the user's files, so searches leave them out.
+     */
+    static boolean mountArtifact(Path abs, PathGuard guard) {
+        if (guard.writeDenial(guard.toPolicySpace(abs)) == null) {
+            return false;
+        }
+        String name = abs.getFileName() == null ? "" : abs.getFileName().toString();
+        boolean named = PathGuard.engineBuiltin(abs.getFileName() == null ? abs : abs.getFileName()) != null || name.startsWith(".env");
+        try {
+            return named && Files.isRegularFile(abs) && Files.size(abs) == 0;
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 }

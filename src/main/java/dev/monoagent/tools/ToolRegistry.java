@@ -45,7 +45,7 @@ public final class ToolRegistry {
         return List.copyOf(out);
     }
 
-    /** The callable tool for {@code name} (any case), or empty when unknown, not implemented or not allowed. */
+    /** The callable tool for {@code name} (any case), or empty when unknown, without an implementation, or not allowed. */
     public Optional<Tool> find(String name) {
         String canon = ToolNames.canonical(name);
         if (canon == null || !policy.allows(canon)) {

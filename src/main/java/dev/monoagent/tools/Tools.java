@@ -82,6 +82,21 @@ public final class Tools implements AutoCloseable {
                 ws.resolve(".mono-agent").resolve("artifacts")));
     }
 
+    /**
+     * The tools a config offers, without opening anything (for {@code tools list} and validate).
+     *
+     * @throws ConfigException with {@code invalid_tool_policy} errors when the tool lists are invalid
+     */
+    public static List<Spec> describe(LoadedConfig cfg) throws ConfigException {
+        ToolPolicy tp = switch (ToolPolicy.of(cfg.config().tools())) {
+            case ToolPolicy.Result.Valid v -> v.policy();
+            case ToolPolicy.Result.Invalid inv -> throw new ConfigException(
+                    inv.errors().stream().map(ToolPolicy.Error::toConfigError).toList());
+        };
+        return new ToolRegistry(tp, BuiltinTools.all()).offered().stream()
+                .map(t -> new Spec(t.name(), t.description(), t.schema())).toList();
+    }
+
     /** The compiled tool policy (for validate/status lines). */
     public ToolPolicy policy() {
         return orchestrator.registry().policy();

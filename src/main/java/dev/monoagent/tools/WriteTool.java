@@ -54,6 +54,10 @@ final class WriteTool implements Tool {
                     yield new ToolResult.Failed(ToolResult.IS_DIRECTORY, "Error: " + a.shown() + " is a directory.");
                 }
                 boolean existed = Files.exists(a.real());
+                if (existed && !Files.isRegularFile(a.real())) {
+                    yield new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
+                            "Error: " + a.shown() + " is not a regular file; Write only writes files.");
+                }
                 try {
                     FileAccess.atomicWrite(a.real(), bytes, guard);
                 } catch (IOException e) {

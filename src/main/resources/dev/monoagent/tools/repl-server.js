@@ -16,6 +16,9 @@ const writeSync = fs.writeSync;
 const MARK = '\x01MONO-REPL ';
 let token = null;
 let captured = [];
+let capturedBytes = 0;
+let dropped = 0;
+const MAX_CAPTURE = 8 * 1024 * 1024; // per reply, like the process runner's per-stream bound
 
 function emit(obj) {
   const body = Buffer.from(JSON.stringify(obj), 'utf8');
@@ -33,8 +36,13 @@ function emit(obj) {
 function capture(name) {
   return function write(chunk, encoding, cb) {
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8');
-    const last = captured[captured.length - 1];
-    if (last && last.stream === name) last.text += text; else captured.push({ stream: name, text });
+    if (capturedBytes + text.length > MAX_CAPTURE) {
+      dropped += text.length;
+    } else {
+      capturedBytes += text.length;
+      const last = captured[captured.length - 1];
+      if (last && last.stream === name) last.text += text; else captured.push({ stream: name, text });
+    }
     const done = typeof encoding === 'function' ? encoding : cb;
     if (typeof done === 'function') process.nextTick(done);
     return true;
@@ -106,7 +114,10 @@ async function handle(req) {
   const { err, value } = await evaluate(req.code);
   await new Promise((r) => setImmediate(r));
   const output = captured;
+  if (dropped > 0) output.push({ stream: 'stderr', text: '(' + dropped + ' more characters of output were dropped)\n' });
   captured = [];
+  capturedBytes = 0;
+  dropped = 0;
   if (err) {
     emit({ id: req.id, ok: false, error: 'Uncaught ' + cleanStack(unwrap(err)), output });
   } else {

@@ -159,6 +159,14 @@ class FileToolsAdversarialTest {
         assertEquals(Violation.Kind.READ, fx.violations().get(0).kind());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {".bashrc", "sub/.profile", ".gitmodules", ".vscode/settings.json", ".idea/x.xml",
+            ".claude/commands/evil.md", "pkg/.claude/agents/a.md", ".mcp.json"})
+    void engineBuiltinProtectedNamesAreRefusedLikeInTheSandbox(String path) throws Exception {
+        assertDenied("Write", json("file_path", path, "content", "x"));
+        assertFalse(Files.exists(ws.resolve(path)));
+    }
+
     @Test
     void runContinuesAfterRefusals() throws Exception {
         assertDenied("Write", json("file_path", ".env", "content", "x"));

@@ -166,4 +166,18 @@ class FileToolsTest {
                 SandboxPort.UNAVAILABLE, e -> { }, null);
         failed("tool_not_allowed", orch.call(new RunScope("r"), "c", "Write", json("file_path", "a", "content", "")));
     }
+
+    @Test
+    void specialFilesAndFileAsDirectoryAreInvalidNotHangs() throws Exception {
+        Path fifo = tmp.resolve("pipe");
+        new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor();
+        Fixture f = fx();
+        failed("invalid_arguments", f.call("Read", json("file_path", "pipe")));
+        failed("invalid_arguments", f.call("Edit", json("file_path", "pipe", "old_string", "a", "new_string", "b")));
+        failed("invalid_arguments", f.call("Write", json("file_path", "pipe", "content", "x")));
+        Files.writeString(tmp.resolve("file"), "x");
+        failed("invalid_arguments", f.call("Write", json("file_path", "file/child.txt", "content", "x")));
+        failed("not_found", f.call("Read", json("file_path", "file/child.txt")));
+        assertTrue(f.violations().isEmpty(), "not policy refusals");
+    }
 }

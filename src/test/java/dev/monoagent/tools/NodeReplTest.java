@@ -133,6 +133,17 @@ class NodeReplTest {
     }
 
     @Test
+    void hugeOutputIsBoundedAndSpilled() {
+        String t = ok("console.log('line 0'); console.log('line 1'); "
+                + "for (let i = 0; i < 10; i++) process.stdout.write('x'.repeat(1000000)); 'end'");
+        assertTrue(t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= OutputBound.MAX_RESULT_BYTES);
+        assertTrue(t.startsWith("line 0\nline 1\n"));
+        assertTrue(t.contains("more characters of output were dropped"), "server-side 8 MiB bound");
+        assertTrue(t.contains("Full output saved to: "));
+        assertEquals("43", ok("43"), "the REPL is still usable");
+    }
+
+    @Test
     void missingCodeIsInvalid() {
         assertEquals("invalid_arguments", assertInstanceOf(ToolResult.Failed.class,
                 orch.call(scope, "x", "NodeRepl", "{}")).code());

@@ -57,4 +57,38 @@ class ToolsTest {
             tools.endRun("r1");
         }
     }
+
+    @Test
+    void anUnexpectedExceptionBecomesFailedAndTheFinishedEventStillFires() {
+        Path ws = Fixture.real(tmp);
+        Tool boom = new Tool() {
+            @Override
+            public String name() {
+                return "Remember";
+            }
+
+            @Override
+            public String description() {
+                return "throws";
+            }
+
+            @Override
+            public com.fasterxml.jackson.databind.JsonNode schema() {
+                return Args.schema().build();
+            }
+
+            @Override
+            public ToolResult call(com.fasterxml.jackson.databind.JsonNode args, ToolContext ctx) {
+                throw new IllegalStateException("bug");
+            }
+        };
+        List<dev.monoagent.common.Event> events = new java.util.ArrayList<>();
+        var orch = new ToolOrchestrator(new ToolRegistry(ToolPolicy.ALL, List.of(boom)), ws, Fixture.policy(ws),
+                null, events::add, null);
+        ToolResult r = orch.call(new RunScope("r"), "c1", "Remember", "{}");
+        assertEquals("failed", r.outcome());
+        assertTrue(r.text().contains("bug"));
+        var fin = (dev.monoagent.common.Event.ToolCallFinished) events.get(1);
+        assertEquals("failed", fin.outcome());
+    }
 }
