@@ -134,12 +134,24 @@ final class NativeEngine implements AutoCloseable {
         return HostPorts.listening(Path.of("/proc/net/tcp"), own);
     }
 
-    /** Wraps {@code argv}; re-initialises first when a new protected file appeared since the last initialise. */
-    Prepared prepare(List<String> argv, Attribution who, Map<String, String> extraEnv) throws IOException {
+    /**
+     * Snapshot of the protected paths before a command; re-initialises srt first (outside any read lock) when a
+     * protected file appeared that the initialised deny list does not cover, so it is denied at the engine level too.
+     */
+    private Map<Path, ProtectedScan.Key> before() throws IOException {
         Map<Path, ProtectedScan.Key> before = ProtectedScan.snapshot(policy, denyLiterals);
-        if (!denyLiterals.containsAll(before.keySet()) && longLived.get() == 0) {
+        List<Path> lits = denyLiterals;
+        boolean uncovered = before.keySet().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith));
+        if (uncovered && longLived.get() == 0) {
             reinit();
+            before = ProtectedScan.snapshot(policy, denyLiterals);
         }
+        return before;
+    }
+
+    /** Wraps {@code argv} for the sandbox; {@code before} is the protected-path snapshot taken just before. */
+    Prepared prepare(List<String> argv, Attribution who, Map<String, String> extraEnv,
+                     Map<Path, ProtectedScan.Key> before) throws IOException {
         String commandId = "ma-" + UUID.randomUUID();
         commands.put(commandId, who);
         List<Integer> ports = currentPorts();
@@ -186,11 +198,12 @@ final class NativeEngine implements AutoCloseable {
     /** Runs a prepared command to completion (bounded), then cleans up, scans and collects violations. */
     ExecOutcome.Completed run(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir,
                               String stdin, Duration timeout, long maxBytes) throws IOException {
+        Map<Path, ProtectedScan.Key> before = before();
         lock.readLock().lock();
         Prepared prep;
         ProcessRunner.Result r;
         try {
-            prep = prepare(argv, who, extraEnv);
+            prep = prepare(argv, who, extraEnv, before);
             try {
                 r = ProcessRunner.run(setsid, prep.argv(), prep.env(), workdir, stdin, timeout, maxBytes);
             } finally {
@@ -211,7 +224,7 @@ final class NativeEngine implements AutoCloseable {
     /** Spawns a long-lived sandboxed process; {@code onExit} runs cleanup and the scan. */
     SandboxProcess spawn(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir)
             throws IOException {
-        Prepared prep = prepare(argv, who, extraEnv);
+        Prepared prep = prepare(argv, who, extraEnv, before());
         Process p;
         try {
             p = ProcessRunner.spawn(setsid, prep.argv(), prep.env(), workdir);
