@@ -1,10 +1,21 @@
 package dev.monoagent.cli;
 
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
 /** Process entry point (deliberately not the JavaFX Application class, so the fat jar starts). */
 public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.exit(MonoAgentCli.run(args, System.out, System.err));
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        CliContext ctx = new CliContext(out, err, Path.of("").toAbsolutePath(), System.getenv(),
+                System.console() != null);
+        int code = MonoAgentCli.run(ctx, args);
+        out.flush();
+        err.flush();
+        System.exit(code);
     }
 }

@@ -1,0 +1,76 @@
+package dev.monoagent.cli;
+
+import dev.monoagent.config.ConfigException;
+import dev.monoagent.config.EnvVars;
+import dev.monoagent.config.Scaffold;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code mono-agent init}: scaffolds an agent folder. Never prompts; refuses to overwrite without --force. */
+@Command(name = "init", mixinStandardHelpOptions = true,
+        description = "Create mono-agent.config.json, IDENTITY.md and .mono-agent/ in the current folder.")
+final class InitCommand implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Option(names = "--model", paramLabel = "REF", description = "Model reference <provider>:<model>.")
+    String model;
+
+    @Option(names = "--memory", paramLabel = "MODE", description = "Memory mode: lite, journal or bujo.")
+    String memory;
+
+    @Option(names = "--preset", paramLabel = "ID", description = "Start from a preset (see: mono-agent presets list).")
+    String preset;
+
+    @Option(names = "--name", paramLabel = "N", description = "Agent name.")
+    String name;
+
+    @Option(names = "--dry-run", description = "Show what would be written; change nothing.")
+    boolean dryRun;
+
+    @Option(names = "--force", description = "Replace an existing config (it is backed up first).")
+    boolean force;
+
+    InitCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws ConfigException, IOException {
+        String wsEnv = ctx.env().get(EnvVars.WORKSPACE);
+        Path ws = wsEnv == null || wsEnv.isEmpty() ? ctx.cwd() : ctx.cwd().resolve(wsEnv).normalize();
+        List<Scaffold.Action> plan = Scaffold.plan(new Scaffold.Request(ws, model, memory, preset, name, force));
+        for (Scaffold.Action a : plan) {
+            String rel = ws.relativize(a.path()).toString();
+            String verb = switch (a.kind()) {
+                case CREATE -> "Create";
+                case OVERWRITE -> "Replace";
+                case BACKUP -> "Back up old config to";
+                case MKDIR -> "Create";
+                case APPEND -> "Add ignore entries to";
+                case KEEP -> "Keep existing";
+            };
+            String label = (a.kind() == Scaffold.Action.Kind.MKDIR ? rel + "/" : rel);
+            ctx.out().println((dryRun ? "Would " + verb.toLowerCase(java.util.Locale.ROOT) : verb) + " " + label);
+            if (dryRun && a.content() != null && a.path().getFileName().toString().endsWith(".json")) {
+                ctx.out().print(a.content());
+            }
+        }
+        if (dryRun) {
+            ctx.out().println("Dry run: nothing was written.");
+            return ExitCodes.OK;
+        }
+        Scaffold.apply(plan);
+        ctx.out().println("Initialized agent folder " + ws + ".");
+        if (model == null) {
+            ctx.out().println("Next: set runtime.model in mono-agent.config.json (or pass --model), then run "
+                    + "mono-agent validate.");
+        } else {
+            ctx.out().println("Next: mono-agent sandbox status, then mono-agent validate --preset code-sandbox.");
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,148 @@
+package dev.monoagent.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.monoagent.common.Event;
+import dev.monoagent.common.EventSink;
+import dev.monoagent.common.Violation;
+import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.sandbox.Sandbox;
+import dev.monoagent.tools.ToolPolicy;
+import dev.monoagent.tools.ToolResult;
+import dev.monoagent.tools.Tools;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code mono-agent tools list|call}: the model-facing tools without a model. {@code list} shows what the config
+ * offers (and the validate summary line); {@code call NAME ARGS_JSON} runs one call through the same orchestrator
+ * and sandbox the agent uses, prints the result (and any violation) and exits 0 for {@code ok}, 1 otherwise.
+ */
+@Command(name = "tools", mixinStandardHelpOptions = true, description = "List or call the agent's tools.",
+        subcommands = {ToolsCommand.ListCommand.class, ToolsCommand.CallCommand.class})
+final class ToolsCommand implements Runnable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final CliContext ctx;
+
+    @Spec
+    CommandSpec spec;
+
+    ToolsCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(ctx.out());
+    }
+
+    /** {@code tools list [--json]}. */
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the tools the config offers.")
+    static final class ListCommand implements Callable<Integer> {
+        private final CliContext ctx;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Option(names = "--json", description = "Print a JSON array of {name, description, schema}.")
+        boolean json;
+
+        ListCommand(CliContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            LoadedConfig lc = options.load(ctx);
+            List<Tools.Spec> specs = Tools.describe(lc);
+            if (json) {
+                ArrayNode arr = JSON.createArrayNode();
+                for (Tools.Spec s : specs) {
+                    arr.addObject().put("name", s.name()).put("description", s.description()).set("schema", s.schema());
+                }
+                ctx.out().println(JSON.writeValueAsString(arr));
+                return ExitCodes.OK;
+            }
+            ToolPolicy p = ((ToolPolicy.Result.Valid) ToolPolicy.of(lc.config().tools())).policy();
+            ctx.out().println(p.summary());
+            for (Tools.Spec s : specs) {
+                ctx.out().printf("  %-10s %s%n", s.name(), s.description());
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code tools call NAME [ARGS_JSON] [--run-id ID] [--json]}. */
+    @Command(name = "call", mixinStandardHelpOptions = true,
+            description = "Call one tool (commands run in the sandbox; fail-closed when it is not proven).")
+    static final class CallCommand implements Callable<Integer> {
+        private final CliContext ctx;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Parameters(index = "0", paramLabel = "NAME", description = "Tool name, e.g. Read, Bash, NodeRepl.")
+        String name;
+
+        @Parameters(index = "1", arity = "0..1", paramLabel = "ARGS_JSON", description = "Arguments as a JSON object.")
+        String args = "{}";
+
+        @Option(names = "--run-id", paramLabel = "ID", description = "Run id for attribution and artifacts.")
+        String runId;
+
+        @Option(names = "--json", description = "Print {outcome, text, data, violations} as one JSON object.")
+        boolean json;
+
+        CallCommand(CliContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            LoadedConfig lc = options.load(ctx);
+            Tools.describe(lc);
+            String run = runId != null ? runId : "cli-" + UUID.randomUUID().toString().substring(0, 8);
+            List<Violation> seen = new CopyOnWriteArrayList<>();
+            ToolResult r;
+            EventSink sink = e -> {
+                if (e instanceof Event.ViolationObserved v) {
+                    seen.add(v.violation());
+                }
+            };
+            try (Sandbox sb = Sandbox.open(lc, sink); Tools tools = Tools.open(lc, sb, sink)) {
+                r = tools.call(name, args, run);
+            }
+            if (json) {
+                ObjectNode o = JSON.createObjectNode().put("outcome", r.outcome()).put("text", r.text());
+                if (r instanceof ToolResult.Ok ok) {
+                    o.set("data", ok.data());
+                }
+                ArrayNode vs = o.putArray("violations");
+                for (Violation v : seen) {
+                    vs.addObject().put("tier", v.tier().name()).put("kind", v.kind().name())
+                            .put("target", v.target()).put("reason", v.reason());
+                }
+                ctx.out().println(JSON.writeValueAsString(o));
+            } else {
+                ctx.out().println(r.text());
+                for (Violation v : seen) {
+                    ctx.err().println("violation: " + v.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
+                            + v.target() + " (" + v.reason() + ")");
+                }
+                if (r instanceof ToolResult.Failed f) {
+                    ctx.err().println("[" + f.code() + "]");
+                }
+            }
+            return r instanceof ToolResult.Ok ? ExitCodes.OK : ExitCodes.ERROR;
+        }
+    }
+}

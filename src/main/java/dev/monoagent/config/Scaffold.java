@@ -1,0 +1,140 @@
+package dev.monoagent.config;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What {@code mono-agent init} writes into an agent folder: the config file, {@code IDENTITY.md}, the state dir and
+ * a {@code .gitignore} entry. {@link #plan} decides without touching disk (so {@code --dry-run} shows the truth);
+ * {@link #apply} writes. An existing config is never overwritten without {@code force}, and then it is backed up.
+ */
+public final class Scaffold {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final List<String> GITIGNORE_LINES = List.of(".mono-agent/", ".env", ".env.*");
+
+    private Scaffold() {}
+
+    /** Inputs of {@code init}. {@code model}, {@code memory}, {@code name} may be null. */
+    public record Request(Path workspace, String model, String memory, String presetId, String name, boolean force) {}
+
+    /** One file-system change. */
+    public record Action(Kind kind, Path path, String content) {
+        /** What happens to the path. */
+        public enum Kind { CREATE, OVERWRITE, BACKUP, MKDIR, APPEND, KEEP }
+    }
+
+    public static List<Action> plan(Request r) throws ConfigException {
+        Presets.Preset preset = Presets.find(r.presetId() == null ? "starter" : r.presetId())
+                .orElseThrow(() -> new ConfigException("--preset", "--preset " + r.presetId()
+                        + " is not a preset; choose one of " + String.join(", ", Presets.ids()) + "."));
+        if (r.model() != null) {
+            ModelRef.parse(r.model(), "--model", Set.of());
+        }
+        if (r.memory() != null && Enums.parse(Enums.MemoryMode.class, r.memory()) == null) {
+            throw new ConfigException("--memory", "--memory must be one of "
+                    + Enums.choices(Enums.MemoryMode.class) + ", got \"" + r.memory() + "\".");
+        }
+        Path ws = r.workspace();
+        Path cfg = ws.resolve(ConfigLoader.CONFIG_FILE);
+        List<Action> actions = new ArrayList<>();
+        if (Files.exists(cfg)) {
+            if (!r.force()) {
+                throw new ConfigException("--force", cfg + " already exists; nothing was changed. "
+                        + "Use --force to replace it (the old file is kept as " + ConfigLoader.CONFIG_FILE + ".bak).");
+            }
+            actions.add(new Action(Action.Kind.BACKUP, ws.resolve(ConfigLoader.CONFIG_FILE + ".bak"), null));
+            actions.add(new Action(Action.Kind.OVERWRITE, cfg, configJson(r, preset)));
+        } else {
+            actions.add(new Action(Action.Kind.CREATE, cfg, configJson(r, preset)));
+        }
+        Path identity = ws.resolve("IDENTITY.md");
+        actions.add(Files.exists(identity) ? new Action(Action.Kind.KEEP, identity, null)
+                : new Action(Action.Kind.CREATE, identity, identity(r, preset)));
+        Path state = ws.resolve(".mono-agent");
+        if (!Files.isDirectory(state)) {
+            actions.add(new Action(Action.Kind.MKDIR, state, null));
+        }
+        Path gitignore = ws.resolve(".gitignore");
+        List<String> missing = new ArrayList<>(GITIGNORE_LINES);
+        if (Files.isRegularFile(gitignore)) {
+            try {
+                for (String line : Files.readAllLines(gitignore, StandardCharsets.UTF_8)) {
+                    missing.remove(line.strip());
+                }
+            } catch (IOException e) {
+                throw new ConfigException(".gitignore", "cannot read " + gitignore + ": " + e.getMessage());
+            }
+        }
+        if (!missing.isEmpty()) {
+            actions.add(new Action(Files.exists(gitignore) ? Action.Kind.APPEND : Action.Kind.CREATE, gitignore,
+                    String.join("\n", missing) + "\n"));
+        }
+        return List.copyOf(actions);
+    }
+
+    public static void apply(List<Action> actions) throws IOException {
+        for (Action a : actions) {
+            switch (a.kind()) {
+                case BACKUP -> Files.copy(a.path().resolveSibling(ConfigLoader.CONFIG_FILE), a.path(),
+                        StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                case CREATE, OVERWRITE -> {
+                    Path tmp = a.path().resolveSibling(a.path().getFileName() + ".tmp");
+                    Files.writeString(tmp, a.content(), StandardCharsets.UTF_8);
+                    Files.move(tmp, a.path(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                }
+                case MKDIR -> Files.createDirectories(a.path());
+                case APPEND -> {
+                    String existing = Files.readString(a.path(), StandardCharsets.UTF_8);
+                    String sep = existing.isEmpty() || existing.endsWith("\n") ? "" : "\n";
+                    Files.writeString(a.path(), existing + sep + a.content(), StandardCharsets.UTF_8);
+                }
+                case KEEP -> { }
+            }
+        }
+    }
+
+    static String configJson(Request r, Presets.Preset preset) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        if (r.name() != null) {
+            root.put("agent", Map.of("name", r.name()));
+        }
+        if (r.model() != null) {
+            root.put("runtime", Map.of("model", r.model().trim()));
+        }
+        Map<String, Object> body = new LinkedHashMap<>(preset.config());
+        if (r.memory() != null) {
+            body.put("memory", Map.of("mode", r.memory()));
+        }
+        root.putAll(body);
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String identity(Request r, Presets.Preset preset) {
+        String name = r.name() == null ? "mono-agent" : r.name();
+        return """
+                # %s
+
+                ## Role
+
+                You are a careful code-reading assistant for a security review. You read the repository, run
+                commands and JavaScript only inside the mono-agent sandbox, and report what you find with file and
+                line references. You never try to read or change secrets (.env files, .git/config, .git/hooks).
+
+                Preset: %s — %s
+                """.formatted(name, preset.id(), preset.summary());
+    }
+}

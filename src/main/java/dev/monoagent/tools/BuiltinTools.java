@@ -1,0 +1,13 @@
+package dev.monoagent.tools;
+
+import java.util.List;
+
+/** The tool implementations this package provides (the memory tools come from the memory package). */
+final class BuiltinTools {
+    private BuiltinTools() {}
+
+    static List<Tool> all() {
+        return List.of(new ReadTool(), new WriteTool(), new EditTool(), new GlobTool(), new GrepTool(), new BashTool(),
+                new ExecTool(), new NodeReplTool());
+    }
+}

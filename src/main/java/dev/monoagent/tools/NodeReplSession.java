@@ -1,0 +1,245 @@
+package dev.monoagent.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.monoagent.sandbox.CommandSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One run's Node process running our REPL server ({@code repl-server.js}) inside the sandbox. Requests go in on
+ * stdin as length-prefixed JSON; replies come back as token-marked frames parsed by {@link ReplFrames}. A reader
+ * thread turns stdout into a queue of replies (EOF included) so an evaluation can wait with a timeout.
+ */
+final class NodeReplSession implements AutoCloseable {
+    static final String SCRIPT_RESOURCE = "/dev/monoagent/tools/repl-server.js";
+    static final Duration PROCESS_LIFETIME = Duration.ofHours(24);
+    private static final Object EOF = new Object();
+
+    private final SandboxPort.LiveProcess process;
+    private final ReplFrames frames;
+    private final BlockingQueue<Object> replies = new LinkedBlockingQueue<>();
+    private final StringBuilder stderr = new StringBuilder();
+    private long nextId = 1;
+    private boolean dead;
+
+    /** A started session, or the reason it did not start. */
+    sealed interface Start {
+        record Started(NodeReplSession session) implements Start {}
+
+        record Failed(ToolResult result) implements Start {}
+    }
+
+    private NodeReplSession(SandboxPort.LiveProcess process, String token) {
+        this.process = process;
+        this.frames = new ReplFrames(token);
+        Thread.ofVirtual().name("node-repl-stdout").start(this::pumpStdout);
+        Thread.ofVirtual().name("node-repl-stderr").start(this::pumpStderr);
+    }
+
+    static String script() {
+        try (InputStream in = NodeReplSession.class.getResourceAsStream(SCRIPT_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + SCRIPT_RESOURCE);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The absolute path of the {@code node} binary (the same path is visible inside the sandbox). */
+    static String nodeBinary() {
+        for (String dir : List.of("/usr/bin", "/usr/local/bin", "/opt/homebrew/bin")) {
+            Path p = Path.of(dir, "node");
+            if (Files.isExecutable(p)) {
+                return p.toString();
+            }
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                if (!dir.isEmpty() && Path.of(dir).isAbsolute() && Files.isExecutable(Path.of(dir, "node"))) {
+                    return Path.of(dir, "node").toString();
+                }
+            }
+        }
+        return "node";
+    }
+
+    /** Starts the server through the sandbox port and waits for its ready frame. */
+    static Start start(ToolContext ctx, Duration readyTimeout) {
+        CommandSpec spec = new CommandSpec(List.of(nodeBinary(), "--no-warnings", "-e", script()), ctx.workspace(),
+                PROCESS_LIFETIME, null, Map.of("NODE_OPTIONS", "", "NODE_NO_WARNINGS", "1"), ctx.runId(),
+                ctx.callId(), ToolNames.NODE_REPL, CommandSpec.DEFAULT_MAX_OUTPUT);
+        return switch (ctx.sandbox().start(spec)) {
+            case SandboxPort.Started.NotStarted ns -> new Start.Failed(
+                    new ToolResult.Failed(ToolResult.SANDBOX_PREPARE_FAILED, ns.failure().text()));
+            case SandboxPort.Started.Running running -> {
+                byte[] raw = new byte[16];
+                new SecureRandom().nextBytes(raw);
+                String token = HexFormat.of().formatHex(raw);
+                NodeReplSession s = new NodeReplSession(running.process(), token);
+                try {
+                    s.send(("TOKEN " + token + "\n").getBytes(StandardCharsets.UTF_8));
+                    JsonNode ready = s.await(0, readyTimeout);
+                    if (ready == null || !ready.path("ready").asBoolean()) {
+                        String why = s.stderrText();
+                        s.close();
+                        yield new Start.Failed(new ToolResult.Failed(ToolResult.FAILED,
+                                "Error: the Node REPL did not start" + (why.isBlank() ? "." : ": " + why.strip())));
+                    }
+                } catch (IOException e) {
+                    s.close();
+                    yield new Start.Failed(new ToolResult.Failed(ToolResult.FAILED,
+                            "Error: the Node REPL did not start: " + e.getMessage()));
+                }
+                yield new Start.Started(s);
+            }
+        };
+    }
+
+    /** One evaluation's reply, or why there is none. */
+    sealed interface Reply {
+        record Done(JsonNode frame, String stray) implements Reply {}
+
+        record TimedOut() implements Reply {}
+
+        record Exited(String stray) implements Reply {}
+    }
+
+    synchronized Reply eval(String code, Duration timeout) {
+        if (dead) {
+            return new Reply.Exited("");
+        }
+        long id = nextId++;
+        var req = ToolOrchestrator.JSON.createObjectNode().put("id", id).put("code", code);
+        byte[] body = req.toString().getBytes(StandardCharsets.UTF_8);
+        try {
+            byte[] head = (body.length + "\n").getBytes(StandardCharsets.US_ASCII);
+            byte[] all = new byte[head.length + body.length];
+            System.arraycopy(head, 0, all, 0, head.length);
+            System.arraycopy(body, 0, all, head.length, body.length);
+            send(all);
+        } catch (IOException e) {
+            dead = true;
+            return new Reply.Exited(strayText());
+        }
+        try {
+            JsonNode frame = await(id, timeout);
+            if (frame == null) {
+                return dead ? new Reply.Exited(strayText()) : new Reply.TimedOut();
+            }
+            return new Reply.Done(frame, strayText());
+        } catch (IOException e) {
+            return new Reply.Exited(strayText());
+        }
+    }
+
+    boolean alive() {
+        return !dead && process.isAlive();
+    }
+
+    private void send(byte[] bytes) throws IOException {
+        OutputStream in = process.stdin();
+        in.write(bytes);
+        in.flush();
+    }
+
+    /** The frame with {@code id}, null on timeout or when the process ended (then {@code dead}). */
+    private JsonNode await(long id, Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (;;) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return null;
+            }
+            Object o;
+            try {
+                o = replies.poll(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            if (o == null) {
+                return null;
+            }
+            if (o == EOF) {
+                dead = true;
+                return null;
+            }
+            JsonNode frame = ToolOrchestrator.JSON.readTree((String) o);
+            if (frame.path("id").asLong(-1) == id) {
+                return frame;
+            }
+        }
+    }
+
+    private void pumpStdout() {
+        byte[] b = new byte[64 * 1024];
+        try (InputStream out = process.stdout()) {
+            int n;
+            while ((n = out.read(b)) > 0) {
+                List<String> got;
+                synchronized (frames) {
+                    got = frames.feed(b, n);
+                }
+                replies.addAll(got);
+            }
+        } catch (IOException ignored) {
+            // the process went away; EOF below tells the waiting evaluation
+        }
+        replies.add(EOF);
+    }
+
+    private void pumpStderr() {
+        byte[] b = new byte[16 * 1024];
+        try (InputStream err = process.stderr()) {
+            int n;
+            while ((n = err.read(b)) > 0) {
+                synchronized (stderr) {
+                    if (stderr.length() < 1_000_000) {
+                        stderr.append(new String(b, 0, n, StandardCharsets.UTF_8));
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // process ended
+        }
+    }
+
+    private String stderrText() {
+        synchronized (stderr) {
+            String s = stderr.toString();
+            stderr.setLength(0);
+            return s;
+        }
+    }
+
+    /** Output that reached fd 1/2 outside the server's capture (native writes, fake frames). */
+    private String strayText() {
+        String out;
+        synchronized (frames) {
+            out = frames.drainStray();
+        }
+        return out + stderrText();
+    }
+
+    @Override
+    public void close() {
+        dead = true;
+        process.close();
+    }
+}

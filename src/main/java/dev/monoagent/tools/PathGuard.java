@@ -1,0 +1,298 @@
+package dev.monoagent.tools;
+
+import dev.monoagent.sandbox.Policy;
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The in-process file tools' copy of the sandbox's path rules, so Read/Write/Edit/Glob/Grep can never do what the
+ * sandbox would refuse. A path is checked twice: as written (normalized, so {@code ..} cannot climb out) and as the
+ * real target after resolving every symlink; both must pass the {@link Policy}. Writes additionally refuse the
+ * private state dir, dangling symlinks and hard links whose other names are protected or outside the writable roots.
+ */
+final class PathGuard {
+    /**
+     * Names srt itself always refuses to write at any depth (its built-in dangerous files and directories), which the
+     * compiled {@link Policy} does not list. The file tools refuse them too, so Write cannot do what Bash cannot.
+     */
+    static final List<String> ENGINE_BUILTIN_FILES = List.of(".gitconfig", ".gitmodules", ".bashrc", ".bash_profile",
+            ".zshrc", ".zprofile", ".profile", ".ripgreprc", ".mcp.json");
+    static final List<String> ENGINE_BUILTIN_DIRS = List.of(".vscode", ".idea", ".claude/commands", ".claude/agents");
+
+    /** Most directory entries scanned when looking for a hard link's other names; beyond it we refuse. */
+    static final int HARD_LINK_SCAN_LIMIT = 500_000;
+
+    private final Path workspace;
+    private final Policy policy;
+
+    PathGuard(Path workspace, Policy policy) {
+        this.workspace = workspace.toAbsolutePath().normalize();
+        this.policy = policy;
+    }
+
+    /** The outcome of a check. */
+    sealed interface Check {
+        /** Allowed: operate on {@code real}; show {@code shown}. */
+        record Allowed(Path shown, Path real) implements Check {}
+
+        /** Refused by policy: {@code target} is what was refused (real path when known). */
+        record Denied(Path shown, Path target, String reason) implements Check {}
+
+        /** The argument is not a usable path. */
+        record Invalid(String message) implements Check {}
+    }
+
+    Path workspace() {
+        return workspace;
+    }
+
+    /** The absolute, normalized form of a path argument (relative → workspace), or null when unusable. */
+    Path lexical(String input) {
+        if (input == null || input.isEmpty() || input.indexOf('\0') >= 0) {
+            return null;
+        }
+        try {
+            Path p = Path.of(input);
+            return (p.isAbsolute() ? p : workspace.resolve(p)).normalize();
+        } catch (InvalidPathException e) {
+            return null;
+        }
+    }
+
+    Check forRead(String input) {
+        Path lex = lexical(input);
+        if (lex == null) {
+            return new Check.Invalid("not a valid path: \"" + input + "\".");
+        }
+        Path real;
+        try {
+            real = realOf(lex);
+        } catch (DanglingLink e) {
+            return new Check.Denied(lex, lex, e.getMessage());
+        } catch (IOException e) {
+            real = lex; // e.g. a file used as a directory: nothing exists there; the checks below still apply
+        }
+        for (Path p : List.of(lex, real)) {
+            if (!insideReadable(p)) {
+                return new Check.Denied(lex, real, "outside the readable roots");
+            }
+            String why = policy.readDenial(toPolicySpace(p));
+            if (why != null) {
+                return new Check.Denied(lex, real, why);
+            }
+        }
+        return new Check.Allowed(lex, real);
+    }
+
+    Check forWrite(String input) {
+        Path lex = lexical(input);
+        if (lex == null) {
+            return new Check.Invalid("not a valid path: \"" + input + "\".");
+        }
+        Path real;
+        try {
+            real = realOf(lex);
+        } catch (DanglingLink e) {
+            return new Check.Denied(lex, lex, e.getMessage());
+        } catch (IOException e) {
+            return new Check.Invalid("cannot write " + lex + ": " + e.getMessage());
+        }
+        for (Path p : List.of(lex, real)) {
+            String why = writeDenial(toPolicySpace(p));
+            if (why != null) {
+                return new Check.Denied(lex, real, why);
+            }
+        }
+        if (Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {
+            String why = hardLinkDenial(real);
+            if (why != null) {
+                return new Check.Denied(lex, real, why);
+            }
+        }
+        return new Check.Allowed(lex, real);
+    }
+
+    /** The write rule for one absolute path in the policy's (unresolved-root) space. */
+    String writeDenial(Path p) {
+        Path state = workspace.resolve(".mono-agent");
+        if (p.startsWith(state)) {
+            return "the private state dir .mono-agent/ is never agent-writable";
+        }
+        String why = policy.writeDenial(p);
+        if (why != null) {
+            return why;
+        }
+        String builtin = engineBuiltin(p.startsWith(workspace) ? workspace.relativize(p) : p);
+        return builtin == null ? null : "protected by the sandbox engine's built-in list (" + builtin + ")";
+    }
+
+    /** The engine built-in name that covers {@code p} (itself or an ancestor), or null. */
+    static String engineBuiltin(Path p) {
+        Path prev = null;
+        for (Path part : p) {
+            String name = part.toString();
+            if (ENGINE_BUILTIN_FILES.contains(name) || ENGINE_BUILTIN_DIRS.contains(name)) {
+                return name;
+            }
+            if (prev != null && ENGINE_BUILTIN_DIRS.contains(prev + "/" + name)) {
+                return prev + "/" + name;
+            }
+            prev = part;
+        }
+        return null;
+    }
+
+    boolean insideReadable(Path p) {
+        Set<Path> roots = new LinkedHashSet<>(policy.readableRoots());
+        roots.addAll(policy.writableRoots());
+        for (Path r : roots) {
+            if (p.startsWith(r) || p.startsWith(realOrSelf(r))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Maps a real path under a symlinked root back to the root as the policy spells it. */
+    Path toPolicySpace(Path real) {
+        Set<Path> roots = new LinkedHashSet<>();
+        roots.add(workspace);
+        roots.addAll(policy.writableRoots());
+        roots.addAll(policy.readableRoots());
+        for (Path r : roots) {
+            Path rr = realOrSelf(r);
+            if (!rr.equals(r) && real.startsWith(rr) && !real.startsWith(r)) {
+                return r.resolve(rr.relativize(real).toString()).normalize();
+            }
+        }
+        return real;
+    }
+
+    static Path realOrSelf(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p;
+        }
+    }
+
+    /** A symlink whose target does not exist: writing through it would land wherever it points. */
+    static final class DanglingLink extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        DanglingLink(String m) {
+            super(m);
+        }
+    }
+
+    /**
+     * The real path: every existing component's symlinks resolved. For a path that does not exist yet, the deepest
+     * existing ancestor is resolved and the rest appended; a dangling symlink on the way is refused (writing through
+     * it would land wherever it points).
+     */
+    static Path realOf(Path lex) throws IOException {
+        if (Files.exists(lex)) {
+            return lex.toRealPath();
+        }
+        Path existing = lex;
+        List<Path> rest = new ArrayList<>();
+        while (existing != null && !Files.exists(existing)) {
+            if (Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+                throw new DanglingLink("the path goes through a dangling symbolic link: " + existing);
+            }
+            rest.add(0, existing.getFileName());
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            throw new IOException("no existing ancestor");
+        }
+        Path real = existing.toRealPath();
+        if (!Files.isDirectory(real)) {
+            throw new IOException("not a directory: " + existing);
+        }
+        for (Path part : rest) {
+            real = real.resolve(part.toString());
+        }
+        return real;
+    }
+
+    /**
+     * A file with more than one name is writable only when every name was found under the writable roots and none
+     * of them is protected; otherwise writing it could change a secret (or a file outside the roots) through the
+     * other name.
+     */
+    String hardLinkDenial(Path real) {
+        Object nlinkAttr;
+        Object key;
+        try {
+            nlinkAttr = Files.getAttribute(real, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+            key = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return null;
+        }
+        int nlink = ((Number) nlinkAttr).intValue();
+        if (nlink <= 1) {
+            return null;
+        }
+        List<Path> names = new ArrayList<>();
+        int[] seen = {0};
+        boolean[] overLimit = {false};
+        Set<Path> roots = new LinkedHashSet<>();
+        for (Path r : policy.writableRoots()) {
+            roots.add(realOrSelf(r));
+        }
+        for (Path root : roots) {
+            if (!Files.isDirectory(root)) {
+                continue;
+            }
+            try {
+                Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                        if (++seen[0] > HARD_LINK_SCAN_LIMIT) {
+                            overLimit[0] = true;
+                            return FileVisitResult.TERMINATE;
+                        }
+                        if (attrs.isRegularFile() && key != null && key.equals(attrs.fileKey())) {
+                            names.add(file);
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path file, IOException exc) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (IOException e) {
+                return "hard link (" + nlink + " names) that could not be checked: " + e.getMessage();
+            }
+        }
+        if (overLimit[0]) {
+            return "hard link (" + nlink + " names) in a tree too large to check";
+        }
+        for (Path n : names) {
+            if (policy.isProtected(toPolicySpace(n)) || writeDenial(toPolicySpace(n)) != null) {
+                return "hard link to protected file " + n;
+            }
+        }
+        if (names.size() < nlink) {
+            return "hard link (" + nlink + " names) with a name outside the writable roots";
+        }
+        return null;
+    }
+
+    String policyReadDenial(Path abs) {
+        return policy.readDenial(toPolicySpace(abs));
+    }
+}

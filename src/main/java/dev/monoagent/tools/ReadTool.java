@@ -1,0 +1,133 @@
+package dev.monoagent.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.monoagent.common.Violation;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Read: a text file with line numbers ({@code cat -n} style, 1-based), an optional window ({@code offset},
+ * {@code limit}); binary files are described (size, type) instead of dumped; directories are refused with a hint
+ * to use Glob. Honors the policy's readable roots and read denials on the real (symlink-resolved) path.
+ */
+final class ReadTool implements Tool {
+    static final int DEFAULT_LIMIT = 2000;
+    static final int MAX_LINE_CHARS = 2000;
+
+    private static final JsonNode SCHEMA = Args.schema()
+            .str("file_path", "Path of the file (absolute, or relative to the workspace).", true)
+            .integer("offset", "1-based line to start at (default 1).", false)
+            .integer("limit", "Most lines to return (default 2000).", false)
+            .build();
+
+    @Override
+    public String name() {
+        return ToolNames.READ;
+    }
+
+    @Override
+    public String description() {
+        return "Read a text file. Returns lines numbered like `cat -n` (1-based). Use offset/limit for large files. "
+                + "Binary files are described, not dumped. Directories are refused: use Glob to list files.";
+    }
+
+    @Override
+    public JsonNode schema() {
+        return SCHEMA;
+    }
+
+    @Override
+    public ToolResult call(JsonNode args, ToolContext ctx) {
+        Args.onlyKnown(args, SCHEMA);
+        String input = Args.requireString(args, "file_path");
+        long offset = orDefault(Args.optLong(args, "offset", 1, Integer.MAX_VALUE), 1);
+        long limit = orDefault(Args.optLong(args, "limit", 1, 1_000_000), DEFAULT_LIMIT);
+
+        PathGuard guard = FileAccess.guard(ctx);
+        return switch (guard.forRead(input)) {
+            case PathGuard.Check.Invalid i -> FileAccess.invalid(i);
+            case PathGuard.Check.Denied d -> FileAccess.denied(ctx, d, Violation.Kind.READ, "Reading");
+            case PathGuard.Check.Allowed a -> read(a.shown(), a.real(), offset, limit);
+        };
+    }
+
+    private static long orDefault(Long v, long d) {
+        return v == null ? d : v;
+    }
+
+    private ToolResult read(Path shown, Path real, long offset, long limit) {
+        if (!Files.exists(real)) {
+            return new ToolResult.Failed(ToolResult.NOT_FOUND, "Error: File not found: " + shown);
+        }
+        if (Files.isDirectory(real)) {
+            return new ToolResult.Failed(ToolResult.IS_DIRECTORY,
+                    "Error: " + shown + " is a directory, not a file. Use Glob to list its files.");
+        }
+        if (!Files.isRegularFile(real)) {
+            return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
+                    "Error: " + shown + " is not a regular file (device, socket or pipe); Read only reads files.");
+        }
+        try {
+            long size = Files.size(real);
+            if (FileAccess.looksBinary(real)) {
+                return binary(shown, real, size);
+            }
+            var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT);
+            StringBuilder out = new StringBuilder();
+            long lineNo = 0;
+            long shownLines = 0;
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(real), decoder),
+                    1 << 16)) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    lineNo++;
+                    if (lineNo < offset || shownLines >= limit) {
+                        continue;
+                    }
+                    if (line.length() > MAX_LINE_CHARS) {
+                        line = line.substring(0, MAX_LINE_CHARS) + " … [line truncated]";
+                    }
+                    out.append(String.format("%6d\t", lineNo)).append(line).append('\n');
+                    shownLines++;
+                    if (out.length() > OutputBound.MAX_RESULT_BYTES) {
+                        return new ToolResult.Failed(ToolResult.TOO_LARGE, "Error: " + shown + " (" + size
+                                + " bytes) is too large to show at once; read a part with offset and limit.");
+                    }
+                }
+            } catch (CharacterCodingException e) {
+                return binary(shown, real, size);
+            }
+            var data = ToolOrchestrator.JSON.createObjectNode().put("path", shown.toString())
+                    .put("totalLines", lineNo).put("startLine", offset).put("linesShown", shownLines);
+            if (lineNo == 0) {
+                return new ToolResult.Ok("(" + shown + " is empty)", data);
+            }
+            if (shownLines == 0) {
+                return new ToolResult.Ok("(" + shown + " has " + lineNo + " lines; offset " + offset
+                        + " is past the end)", data);
+            }
+            if (offset + shownLines - 1 < lineNo) {
+                out.append("(showing lines ").append(offset).append('-').append(offset + shownLines - 1)
+                        .append(" of ").append(lineNo).append("; use offset to read more)\n");
+            }
+            return new ToolResult.Ok(out.toString(), data);
+        } catch (IOException e) {
+            return new ToolResult.Failed(ToolResult.FAILED, "Error: cannot read " + shown + ": " + e.getMessage());
+        }
+    }
+
+    private static ToolResult binary(Path shown, Path real, long size) {
+        String type = FileAccess.sniffType(real);
+        var data = ToolOrchestrator.JSON.createObjectNode().put("path", shown.toString()).put("binary", true)
+                .put("size", size).put("type", type);
+        return new ToolResult.Ok("Binary file " + shown + " (" + size + " bytes, " + type
+                + "); not shown as text.", data);
+    }
+}

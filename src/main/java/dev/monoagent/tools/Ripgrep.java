@@ -1,0 +1,134 @@
+package dev.monoagent.tools;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the host's ripgrep for Glob and Grep. This is the one host process the tools start directly: rg only reads,
+ * is pinned to paths the {@link PathGuard} already allowed, never follows symlinks while walking, ignores user
+ * config ({@code --no-config}), and its output is bounded. Everything else runs through the sandbox.
+ */
+final class Ripgrep {
+    private Ripgrep() {}
+
+    /** Bytes of rg output read before rg is stopped. */
+    static final int MAX_OUTPUT = 8 * 1024 * 1024;
+    static final long TIMEOUT_MS = 60_000;
+
+    /** What rg printed. */
+    record Output(int exitCode, byte[] stdout, String stderr, boolean truncated, boolean timedOut) {}
+
+    /** Thrown when no rg binary is installed. */
+    static final class Missing extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Missing(String m) {
+            super(m);
+        }
+    }
+
+    private static volatile String binary;
+
+    static String binary() throws Missing {
+        String b = binary;
+        if (b != null) {
+            return b;
+        }
+        for (String dir : List.of("/usr/bin", "/usr/local/bin", "/bin", "/opt/homebrew/bin")) {
+            Path p = Path.of(dir, "rg");
+            if (Files.isExecutable(p)) {
+                binary = p.toString();
+                return binary;
+            }
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(File.pathSeparator)) {
+                Path p = Path.of(dir, "rg");
+                if (!dir.isEmpty() && Path.of(dir).isAbsolute() && Files.isExecutable(p)) {
+                    binary = p.toString();
+                    return binary;
+                }
+            }
+        }
+        throw new Missing("ripgrep (rg) is not installed; Glob and Grep need it.");
+    }
+
+    /** The flags every call shares: no user config, .gitignore honoured even outside git, hidden files but no .git. */
+    static List<String> baseArgs() throws Missing {
+        List<String> a = new ArrayList<>();
+        a.add(binary());
+        a.add("--no-config");
+        a.add("--no-require-git");
+        a.add("--hidden");
+        a.add("--color=never");
+        a.add("--no-messages");
+        return a;
+    }
+
+    /** Excludes appended after the caller's globs (later globs win in rg). */
+    static void addExcludes(List<String> a) {
+        a.add("--glob=!.git");
+        a.add("--glob=!.mono-agent");
+    }
+
+    static Output run(List<String> argv, Path cwd) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().remove("RIPGREP_CONFIG_PATH");
+        Process p = pb.start();
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
+            try (InputStream e = p.getErrorStream()) {
+                return new String(e.readNBytes(64 * 1024), StandardCharsets.UTF_8);
+            } catch (IOException ex) {
+                return "";
+            }
+        });
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+        boolean truncated = false;
+        boolean[] timedOut = {false};
+        Thread watchdog = Thread.ofVirtual().unstarted(() -> {
+            try {
+                if (!p.waitFor(TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                    timedOut[0] = true;
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        watchdog.start();
+        try (InputStream in = p.getInputStream()) {
+            byte[] buf = new byte[64 * 1024];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                int keep = Math.min(n, MAX_OUTPUT - out.size());
+                out.write(buf, 0, keep);
+                if (keep < n) {
+                    truncated = true;
+                    p.destroyForcibly();
+                    break;
+                }
+            }
+        }
+        int code;
+        try {
+            code = p.waitFor();
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+        watchdog.interrupt();
+        return new Output(code, out.toByteArray(), err.join(), truncated, timedOut[0]);
+    }
+}

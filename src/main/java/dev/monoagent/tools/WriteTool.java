@@ -1,0 +1,74 @@
+package dev.monoagent.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.monoagent.common.Violation;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+
+/**
+ * Write: creates or replaces a file atomically (temp file + rename, permissions kept). The target must pass the
+ * same write policy as the sandbox on both its written and its real path; a refusal is {@code denied_by_policy} and
+ * an OBSERVED write violation attributed to the call.
+ */
+final class WriteTool implements Tool {
+    static final int MAX_BYTES = 16 * 1024 * 1024;
+
+    private static final JsonNode SCHEMA = Args.schema()
+            .str("file_path", "Path of the file (absolute, or relative to the workspace).", true)
+            .str("content", "The complete new content.", true)
+            .build();
+
+    @Override
+    public String name() {
+        return ToolNames.WRITE;
+    }
+
+    @Override
+    public String description() {
+        return "Create or overwrite a text file with the given content (atomic). Protected files (.env, .env.*, "
+                + ".git/config, .git/hooks) and the .mono-agent/ state dir cannot be written.";
+    }
+
+    @Override
+    public JsonNode schema() {
+        return SCHEMA;
+    }
+
+    @Override
+    public ToolResult call(JsonNode args, ToolContext ctx) {
+        Args.onlyKnown(args, SCHEMA);
+        String input = Args.requireString(args, "file_path");
+        String content = Args.requireString(args, "content");
+        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > MAX_BYTES) {
+            return new ToolResult.Failed(ToolResult.TOO_LARGE,
+                    "Error: content is " + bytes.length + " bytes; the limit is " + MAX_BYTES + ".");
+        }
+        PathGuard guard = FileAccess.guard(ctx);
+        return switch (guard.forWrite(input)) {
+            case PathGuard.Check.Invalid i -> FileAccess.invalid(i);
+            case PathGuard.Check.Denied d -> FileAccess.denied(ctx, d, Violation.Kind.WRITE, "Writing");
+            case PathGuard.Check.Allowed a -> {
+                if (Files.isDirectory(a.real())) {
+                    yield new ToolResult.Failed(ToolResult.IS_DIRECTORY, "Error: " + a.shown() + " is a directory.");
+                }
+                boolean existed = Files.exists(a.real());
+                if (existed && !Files.isRegularFile(a.real())) {
+                    yield new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
+                            "Error: " + a.shown() + " is not a regular file; Write only writes files.");
+                }
+                try {
+                    FileAccess.atomicWrite(a.real(), bytes, guard);
+                } catch (IOException e) {
+                    yield new ToolResult.Failed(ToolResult.FAILED,
+                            "Error: cannot write " + a.shown() + ": " + e.getMessage());
+                }
+                var data = ToolOrchestrator.JSON.createObjectNode().put("path", a.shown().toString())
+                        .put("bytes", bytes.length).put("created", !existed);
+                yield new ToolResult.Ok((existed ? "Overwrote " : "Created ") + a.shown() + " (" + bytes.length
+                        + " bytes).", data);
+            }
+        };
+    }
+}

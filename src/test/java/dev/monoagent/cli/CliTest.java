@@ -1,0 +1,200 @@
+package dev.monoagent.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.monoagent.config.ConfigLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The playbook's first steps through the real command tree: init, validate, config, presets, usage errors. */
+class CliTest {
+    @TempDir
+    Path ws;
+
+    CliHarness.Result run(String... args) {
+        return CliHarness.run(ws, Map.of(), args);
+    }
+
+    static List<String> tree(Path dir) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted().toList()) {
+                out.add(dir.relativize(p) + (Files.isRegularFile(p) ? ":" + Files.readString(p).hashCode() : "/"));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void initCreatesTheAgentFolderAndRefusesToOverwrite() throws Exception {
+        CliHarness.Result r = run("init", "--model", "openai-codex:gpt-5.6-terra", "--memory", "journal");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode cfg = new ObjectMapper().readTree(ws.resolve(ConfigLoader.CONFIG_FILE).toFile());
+        assertEquals("openai-codex:gpt-5.6-terra", cfg.at("/runtime/model").asText());
+        assertEquals("journal", cfg.at("/memory/mode").asText());
+        assertTrue(Files.readString(ws.resolve("IDENTITY.md")).contains("## Role"));
+        assertTrue(Files.isDirectory(ws.resolve(".mono-agent")));
+        assertTrue(Files.readAllLines(ws.resolve(".gitignore")).contains(".mono-agent/"));
+
+        List<String> before = tree(ws);
+        CliHarness.Result again = run("init", "--model", "anthropic:claude-x", "--memory", "lite");
+        assertEquals(1, again.exit());
+        assertTrue(again.err().contains("already exists"), again.err());
+        assertTrue(again.err().contains("--force"), again.err());
+        assertEquals(before, tree(ws), "files untouched");
+
+        CliHarness.Result forced = run("init", "--model", "anthropic:claude-x", "--force");
+        assertEquals(0, forced.exit(), forced.err());
+        assertTrue(Files.readString(ws.resolve("mono-agent.config.json.bak")).contains("openai-codex"));
+        assertTrue(Files.readString(ws.resolve(ConfigLoader.CONFIG_FILE)).contains("anthropic:claude-x"));
+    }
+
+    @Test
+    void initDryRunWritesNothingAndBadFlagsAreNamed() throws Exception {
+        CliHarness.Result r = run("init", "--preset", "code-sandbox", "--model", "openai:gpt-5", "--dry-run");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("\"mode\" : \"localhost\""), r.out());
+        assertEquals(List.of("/"), tree(ws));
+        CliHarness.Result bad = run("init", "--model", "codex:gpt-5.6-terra");
+        assertEquals(1, bad.exit());
+        assertTrue(bad.err().contains("--model `codex:gpt-5.6-terra` is not a valid runtime model reference:\n"
+                + "codex is no longer a runtime backend; use openai-codex:gpt-5.6-terra"), bad.err());
+        assertTrue(run("init", "--memory", "huge").err().contains("--memory must be one of lite|journal|bujo"));
+        assertTrue(run("init", "--preset", "nope").err().contains("--preset nope is not a preset"));
+        assertEquals(List.of("/"), tree(ws));
+    }
+
+    @Test
+    void gitignoreIsAppendedNotReplaced() throws Exception {
+        Files.writeString(ws.resolve(".gitignore"), "node_modules\n.env");
+        assertEquals(0, run("init", "--model", "openai:gpt-5").exit());
+        List<String> lines = Files.readAllLines(ws.resolve(".gitignore"));
+        assertEquals(List.of("node_modules", ".env", ".mono-agent/", ".env.*"), lines);
+    }
+
+    @Test
+    void validatePrintsEverySectionAndTheClosingLine() throws Exception {
+        run("init", "--model", "openai-codex:gpt-5.6-terra", "--memory", "journal", "--preset", "code-sandbox");
+        CliHarness.Result r = run("validate", "--preset", "code-sandbox");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("Loaded " + ws.resolve(ConfigLoader.CONFIG_FILE) + "."), r.out());
+        for (String title : List.of("Runtime:", "Provider credentials:", "Config warnings:", "Memory:",
+                "Tools & MCP:", "Sandbox:", "Runs health:", "Secret placement:", "Preset code-sandbox: ok")) {
+            assertTrue(r.out().contains("\n" + title), title + " in\n" + r.out());
+        }
+        String last = r.out().strip().lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(last.equals("Config is ready to start.")
+                || last.equals("Config is structurally valid, but needs attention before start."), last);
+    }
+
+    @Test
+    void validateJsonIsExactlyOneObject() throws Exception {
+        run("init", "--model", "openai:gpt-5", "--preset", "code-sandbox");
+        CliHarness.Result r = run("validate", "--json", "--preset", "code-sandbox");
+        assertEquals(0, r.exit(), r.err());
+        ObjectMapper om = new ObjectMapper();
+        var parser = om.getFactory().createParser(r.out());
+        JsonNode node = om.readTree(parser);
+        assertEquals(null, parser.nextToken(), "nothing after the object");
+        assertEquals(List.of("ok", "sections", "preset"), iter(node.fieldNames()));
+        assertEquals("code-sandbox", node.get("preset").asText());
+        for (JsonNode s : node.get("sections")) {
+            assertEquals(List.of("id", "status", "details"), iter(s.fieldNames()));
+            assertTrue(List.of("ok", "waiting", "disabled", "error").contains(s.get("status").asText()));
+        }
+        assertEquals("waiting", section(node, "sandbox").get("status").asText());
+        assertTrue(section(node, "sandbox").get("details").toString().contains("sandbox_unavailable"));
+    }
+
+    @Test
+    void validateErrorSectionsExitOne() throws Exception {
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
+                "{\"tools\":{\"allowedTools\":[\"Bash\"],\"disallowedTools\":[\"bash\"]}}");
+        CliHarness.Result r = run("validate", "--json");
+        assertEquals(1, r.exit());
+        JsonNode node = new ObjectMapper().readTree(r.out());
+        assertFalse(node.get("ok").asBoolean());
+        assertEquals("error", section(node, "runtime").get("status").asText());
+        assertEquals("error", section(node, "tools").get("status").asText());
+        assertTrue(section(node, "tools").toString().contains("invalid_tool_policy"));
+    }
+
+    @Test
+    void sandboxOffIsDisabledAndUnsafeFallbackWarns() throws Exception {
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
+                "{\"runtime\":{\"model\":\"ollama:qwen\"},\"sandbox\":{\"mode\":\"off\"}}");
+        CliHarness.Result off = run("validate");
+        assertTrue(off.out().contains("Sandbox: disabled\n  Sandbox is off; commands run without mono-agent sandbox "
+                + "wrapping."), off.out());
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"ollama:qwen\"},"
+                + "\"sandbox\":{\"fallback\":\"unsafe-host-process\",\"unsafeAllowHostProcess\":true}}");
+        assertTrue(run("validate").out().contains("WARNING: Unsafe sandbox fallback is active: all sandbox "
+                + "roots/denyWrite entries are inert; commands run unsandboxed."));
+    }
+
+    @Test
+    void configShowsProvenanceAndSecretsAsSetOrUnset() throws Exception {
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"openai:gpt-5\"}}");
+        Files.writeString(ws.resolve(".env"), "OPENAI_API_KEY=sk-very-secret-value\n");
+        CliHarness.Result r = CliHarness.run(ws, Map.of("MONO_AGENT_SANDBOX_NETWORK", "localhost"), "config");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("runtime.model = \"openai:gpt-5\" [json]"), r.out());
+        assertTrue(r.out().contains("sandbox.network.mode = \"localhost\" [env]"), r.out());
+        assertTrue(r.out().contains("sandbox.fallback = \"fail-closed\" [default]"), r.out());
+        assertTrue(r.out().contains("OPENAI_API_KEY: set"), r.out());
+        assertTrue(r.out().contains("ANTHROPIC_API_KEY: unset"), r.out());
+        assertFalse(r.out().contains("sk-very-secret-value"));
+    }
+
+    @Test
+    void presetsListAndShow() {
+        CliHarness.Result list = run("presets", "list");
+        for (String id : List.of("starter", "telegram-assistant", "slack-bot", "local-private", "code-sandbox")) {
+            assertTrue(list.out().contains(id), id);
+        }
+        CliHarness.Result show = run("presets", "show", "code-sandbox");
+        assertEquals(0, show.exit());
+        assertTrue(show.out().contains("sandbox.network.mode is localhost"));
+        assertEquals(2, run("presets", "show", "nope").exit());
+    }
+
+    @Test
+    void usageErrorsExitTwoAndHelpExitsZero() {
+        CliHarness.Result unknown = run("frobnicate");
+        assertEquals(2, unknown.exit());
+        assertTrue(unknown.err().contains("Usage: mono-agent"), unknown.err());
+        assertEquals(2, run("validate", "--nope").exit());
+        assertEquals(2, run("validate", "--preset", "nope").exit());
+        for (String[] help : new String[][] {{}, {"help"}, {"--help"}, {"-h"}}) {
+            CliHarness.Result r = run(help);
+            assertEquals(0, r.exit());
+            assertTrue(r.out().contains("Usage: mono-agent"), r.out());
+        }
+        assertTrue(run("--version").out().startsWith("mono-agent "));
+    }
+
+    static List<String> iter(java.util.Iterator<String> it) {
+        List<String> out = new ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
+    static JsonNode section(JsonNode report, String id) {
+        for (JsonNode s : report.get("sections")) {
+            if (s.get("id").asText().equals(id)) {
+                return s;
+            }
+        }
+        throw new AssertionError("no section " + id);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.monoagent.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ToolsCommandTest {
+    @TempDir
+    Path tmp;
+
+    private Path ws(String tools) throws Exception {
+        Path ws = tmp.toRealPath();
+        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"}"
+                + (tools == null ? "" : ",\"tools\":" + tools) + "}");
+        Files.writeString(ws.resolve("notes.txt"), "hello\n");
+        Files.writeString(ws.resolve(".env"), "SECRET=1\n");
+        return ws;
+    }
+
+    private static Map<String, String> env(Path ws) {
+        return Map.of("HOME", ws.resolve("home").toString(), "MONO_AGENT_CACHE_DIR", ws.resolve("cache").toString());
+    }
+
+    @Test
+    void listShowsPolicySummaryAndTools() throws Exception {
+        Path ws = ws("{\"allowedTools\":[\"Read\",\"Grep\"]}");
+        CliHarness.Result r = CliHarness.run(ws, env(ws), "tools", "list");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("Allowed tools: Read, Grep.\n"), r.out());
+        assertTrue(r.out().contains("  Read ") && r.out().contains("  Grep ") && !r.out().contains("Bash"));
+        CliHarness.Result j = CliHarness.run(ws, env(ws), "tools", "list", "--json");
+        var arr = new ObjectMapper().readTree(j.out());
+        assertEquals("Read", arr.get(0).get("name").asText());
+        assertEquals("object", arr.get(0).get("schema").get("type").asText());
+    }
+
+    @Test
+    void invalidToolPolicyIsAConfigError() throws Exception {
+        Path ws = ws("{\"allowedTools\":[\"Bash\"],\"disallowedTools\":[\"Bash\"]}");
+        CliHarness.Result r = CliHarness.run(ws, env(ws), "tools", "list");
+        assertEquals(1, r.exit());
+        assertTrue(r.err().contains("Tools cannot be both allowed and disallowed."), r.err());
+    }
+
+    @Test
+    void callRunsOneToolAndReportsRefusals() throws Exception {
+        Path ws = ws(null);
+        CliHarness.Result r = CliHarness.run(ws, env(ws), "tools", "call", "Read", "{\"file_path\":\"notes.txt\"}");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("     1\thello\n\n", r.out());
+        CliHarness.Result w = CliHarness.run(ws, env(ws), "tools", "call", "Write",
+                "{\"file_path\":\".env\",\"content\":\"x\"}", "--json");
+        assertEquals(1, w.exit());
+        var o = new ObjectMapper().readTree(w.out());
+        assertEquals("denied_by_policy", o.get("outcome").asText());
+        assertEquals("WRITE", o.get("violations").get(0).get("kind").asText());
+        assertEquals("SECRET=1\n", Files.readString(ws.resolve(".env")));
+    }
+}
