@@ -31,6 +31,7 @@ public final class TestEngine {
         }
         try {
             Path root = Files.createTempDirectory("mono-agent-test-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> SrtRuntime.deleteTree(root)));
             Path home = Files.createDirectories(root.resolve("home"));
             Files.createDirectories(home.resolve(".ssh"));
             Files.writeString(home.resolve(".ssh/id_test"), "PRIVATE-KEY-CANARY\n");
