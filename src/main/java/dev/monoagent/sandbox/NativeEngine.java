@@ -103,6 +103,10 @@ final class NativeEngine implements AutoCloseable {
         SrtRuntime.mkdirsPrivate(base);
         sessionTmp = Files.createTempDirectory(base, "s-", PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
+        // the state dir must exist as a directory before srt sees it: an absent literal deny becomes a read-only
+        // /dev/null mount point *file* on the host for the command's duration, and the host could not write
+        // violations or quarantine into it meanwhile
+        Files.createDirectories(policy.workspace().resolve(".mono-agent"));
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
         denyLiterals = PolicyCompiler.denyLiterals(policy);
