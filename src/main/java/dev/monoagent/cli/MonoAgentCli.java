@@ -25,7 +25,7 @@ public final class MonoAgentCli {
     @Command(name = "mono-agent", mixinStandardHelpOptions = true, versionProvider = Version.class,
             description = "Run an AI code agent inside a provable OS sandbox (srt), from a terminal or a workbench.",
             subcommands = {CommandLine.HelpCommand.class, InitCommand.class, ValidateCommand.class,
-                    ConfigCommand.class, PresetsCommand.class, ToolsCommand.class})
+                    ConfigCommand.class, PresetsCommand.class, ToolsCommand.class, SandboxCommand.class})
     static final class Root implements Runnable {
         @Spec
         CommandSpec spec;

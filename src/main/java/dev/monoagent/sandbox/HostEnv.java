@@ -39,6 +39,13 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
                 Path.of(System.getProperty("java.io.tmpdir")), env, List.of());
     }
 
+    /** The host as seen through an explicit environment map (the CLI's context; tests pass their own). */
+    public static HostEnv from(Map<String, String> env) {
+        Path home = Path.of(System.getProperty("user.home"));
+        return new HostEnv(defaultCacheRoot(env, home), home, env.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"),
+                Path.of(System.getProperty("java.io.tmpdir")), env, List.of());
+    }
+
     /** The default cache root with overrides: system property, then env, then the platform cache dir. */
     public static Path defaultCacheRoot(Map<String, String> env, Path home) {
         String prop = System.getProperty("monoagent.cacheDir");

@@ -39,8 +39,8 @@ final class NativeEngine implements AutoCloseable {
     record Attribution(String runId, String callId, String tool, String command) {}
 
     /** A wrapped command ready to spawn. */
-    record Prepared(String commandId, List<String> argv, Map<String, String> env, Map<Path, ProtectedScan.Key> before,
-                    Attribution who) {}
+    record Prepared(String commandId, List<String> argv, Map<String, String> env, ProtectedScan.Snapshot before,
+                    Attribution who, boolean reused) {}
 
     private final HostEnv env;
     private final HostTools tools;
@@ -62,6 +62,8 @@ final class NativeEngine implements AutoCloseable {
     private volatile SrtBridge.InitResult init;
     private volatile List<Path> denyLiterals = List.of();
     private volatile List<Integer> grantedPorts = List.of();
+    /** The workspace layout the bridge's prepared wrap was made for (null: none may be reused). */
+    private volatile String preparedLayout;
     private Path sessionTmp;
 
     NativeEngine(HostEnv env, HostTools tools, SrtRuntime.Resolution engine, Policy policy, Path setsid,
@@ -101,10 +103,15 @@ final class NativeEngine implements AutoCloseable {
         SrtRuntime.mkdirsPrivate(base);
         sessionTmp = Files.createTempDirectory(base, "s-", PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
+        // the state dir must exist as a directory before srt sees it: an absent literal deny becomes a read-only
+        // /dev/null mount point *file* on the host for the command's duration, and the host could not write
+        // violations or quarantine into it meanwhile
+        Files.createDirectories(policy.workspace().resolve(".mono-agent"));
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
         denyLiterals = PolicyCompiler.denyLiterals(policy);
         init = bridge.init(config(), Duration.ofSeconds(30));
+        preparedLayout = ProtectedScan.snapshot(policy, denyLiterals).layout();
         return init;
     }
 
@@ -134,22 +141,39 @@ final class NativeEngine implements AutoCloseable {
         return HostPorts.listening(Path.of("/proc/net/tcp"), own);
     }
 
-    /** Wraps {@code argv}; re-initialises first when a new protected file appeared since the last initialise. */
-    Prepared prepare(List<String> argv, Attribution who, Map<String, String> extraEnv) throws IOException {
-        Map<Path, ProtectedScan.Key> before = ProtectedScan.snapshot(policy, denyLiterals);
-        if (!denyLiterals.containsAll(before.keySet()) && longLived.get() == 0) {
+    /**
+     * Snapshot of the protected paths before a command; re-initialises srt first (outside any read lock) when a
+     * protected file appeared that the initialised deny list does not cover, so it is denied at the engine level too.
+     */
+    private ProtectedScan.Snapshot before() throws IOException {
+        ProtectedScan.Snapshot before = ProtectedScan.snapshot(policy, denyLiterals);
+        List<Path> lits = denyLiterals;
+        boolean uncovered = before.files().keySet().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith));
+        if (uncovered && longLived.get() == 0) {
             reinit();
+            before = ProtectedScan.snapshot(policy, denyLiterals);
         }
-        String commandId = "ma-" + UUID.randomUUID();
-        commands.put(commandId, who);
+        return before;
+    }
+
+    /**
+     * Gets a wrap for the next command — the one the bridge prepared after the last cleanup when the workspace layout
+     * is unchanged since, else a fresh one — and the environment carrying the real script ({@code MONO_AGENT_CMD}).
+     */
+    Prepared prepare(List<String> argv, Attribution who, Map<String, String> extraEnv, ProtectedScan.Snapshot before,
+                     boolean allowReuse) throws IOException {
         List<Integer> ports = currentPorts();
         grantedPorts = ports;
         List<String> domains = policy.network() == NetworkMode.LOCALHOST ? PolicyCompiler.allowedDomains(policy, ports)
                 : null;
-        String script = CommandScript.build(argv, ports, tools.socat().toString());
-        String wrapped = bridge.wrap(commandId, script, domains, Duration.ofSeconds(30));
-        return new Prepared(commandId, List.of(tools.bash().toString(), "-c", wrapped), sandboxEnv(extraEnv), before,
-                who);
+        boolean reuse = allowReuse && before.layout().equals(preparedLayout);
+        preparedLayout = null;
+        SrtBridge.Wrapped w = bridge.wrap(reuse, domains, Duration.ofSeconds(30));
+        commands.put(w.commandId(), who);
+        Map<String, String> e = sandboxEnv(extraEnv);
+        e.put("MONO_AGENT_CMD", CommandScript.build(argv, ports, tools.socat().toString()));
+        return new Prepared(w.commandId(), List.of(tools.bash().toString(), "-c", w.wrapped()), e, before, who,
+                w.prepared());
     }
 
     private void reinit() throws IOException {
@@ -157,6 +181,7 @@ final class NativeEngine implements AutoCloseable {
         try {
             denyLiterals = PolicyCompiler.denyLiterals(policy);
             init = bridge.init(config(), Duration.ofSeconds(30));
+            preparedLayout = null;
             if (!init.clean()) {
                 throw new IOException("re-initialise failed: " + init.problem());
             }
@@ -183,22 +208,20 @@ final class NativeEngine implements AutoCloseable {
         return e;
     }
 
-    /** Runs a prepared command to completion (bounded), then cleans up, scans and collects violations. */
+    /** Runs a command to completion (bounded), then cleans up, scans and collects violations. */
     ExecOutcome.Completed run(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir,
                               String stdin, Duration timeout, long maxBytes) throws IOException {
+        ProtectedScan.Snapshot before = before();
         lock.readLock().lock();
         Prepared prep;
         ProcessRunner.Result r;
         try {
-            prep = prepare(argv, who, extraEnv);
-            try {
-                r = ProcessRunner.run(setsid, prep.argv(), prep.env(), workdir, stdin, timeout, maxBytes);
-            } finally {
-                try {
-                    bridge.cleanup();
-                } catch (IOException ignored) {
-                    // the command ran; a dead bridge is noticed by the next alive() check
-                }
+            prep = prepare(argv, who, extraEnv, before, true);
+            r = runOnce(prep, workdir, stdin, timeout, maxBytes);
+            if (prep.reused() && bwrapSetupFailed(r)) {
+                // the prepared wrap no longer fits the filesystem (bwrap refused to set up, nothing ran): wrap fresh
+                prep = prepare(argv, who, extraEnv, before, false);
+                r = runOnce(prep, workdir, stdin, timeout, maxBytes);
             }
         } finally {
             lock.readLock().unlock();
@@ -208,10 +231,29 @@ final class NativeEngine implements AutoCloseable {
                 r.elapsedMillis(), "native");
     }
 
+    private ProcessRunner.Result runOnce(Prepared prep, Path workdir, String stdin, Duration timeout, long maxBytes)
+            throws IOException {
+        try {
+            return ProcessRunner.run(setsid, prep.argv(), prep.env(), workdir, stdin, timeout, maxBytes);
+        } finally {
+            try {
+                bridge.cleanup();
+            } catch (IOException ignored) {
+                // the command ran; a dead bridge is noticed by the next alive() check
+            }
+        }
+    }
+
+    /** bwrap's own setup errors: exit 1, only a {@code bwrap:} line on stderr, no output, fast. */
+    static boolean bwrapSetupFailed(ProcessRunner.Result r) {
+        return r.exitCode() == 1 && r.stdout().length == 0 && r.err().startsWith("bwrap: ")
+                && r.err().strip().lines().count() == 1 && r.elapsedMillis() < 1000;
+    }
+
     /** Spawns a long-lived sandboxed process; {@code onExit} runs cleanup and the scan. */
     SandboxProcess spawn(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir)
             throws IOException {
-        Prepared prep = prepare(argv, who, extraEnv);
+        Prepared prep = prepare(argv, who, extraEnv, before(), true);
         Process p;
         try {
             p = ProcessRunner.spawn(setsid, prep.argv(), prep.env(), workdir);
@@ -235,9 +277,12 @@ final class NativeEngine implements AutoCloseable {
     List<Violation> finish(Prepared prep, String stderr, int exit) {
         List<Violation> out = new ArrayList<>(perCommand.getOrDefault(prep.commandId(), List.of()));
         perCommand.remove(prep.commandId());
-        Map<Path, ProtectedScan.Key> after = ProtectedScan.snapshot(policy, denyLiterals);
+        ProtectedScan.Snapshot after = ProtectedScan.snapshot(policy, denyLiterals);
         Attribution who = prep.who();
-        for (ProtectedScan.Change c : ProtectedScan.detect(policy, prep.before(), after)) {
+        List<ProtectedScan.Change> changes = ProtectedScan.detect(policy, prep.before().files(), after.files());
+        // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)
+        preparedLayout = changes.isEmpty() ? after.layout() : null;
+        for (ProtectedScan.Change c : changes) {
             String reason = c.created()
                     ? "new protected file written (srt ignores write globs on Linux)"
                             + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")

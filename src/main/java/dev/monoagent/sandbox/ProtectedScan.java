@@ -36,14 +36,32 @@ final class ProtectedScan {
 
     record Change(Path path, boolean created, Path quarantinedTo) {}
 
+    /**
+     * @param files  protected-glob matches with their identity (for detection)
+     * @param layout digest of which wrap-relevant paths exist: protected matches, srt's built-in dangerous names,
+     *               {@code .git} dirs and our literal denies. A wrap prepared for one layout is only reused for the
+     *               same layout (srt's bwrap arguments depend on exactly these existence facts).
+     */
+    record Snapshot(Map<Path, Key> files, String layout) {}
+
+    /** srt 0.0.78's built-in dangerous names (files and dirs) that change its bwrap arguments when they appear. */
+    static final Set<String> SRT_DANGEROUS = Set.of(".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".zshrc",
+            ".zprofile", ".profile", ".ripgreprc", ".mcp.json", ".vscode", ".idea", ".claude", ".git");
+
     private ProtectedScan() {}
 
-    static Map<Path, Key> snapshot(Policy p, Collection<Path> denyLiterals) {
+    static Snapshot snapshot(Policy p, Collection<Path> denyLiterals) {
         Map<Path, Key> out = new HashMap<>();
+        java.util.TreeSet<String> layout = new java.util.TreeSet<>();
         Set<Path> literals = new HashSet<>(denyLiterals);
         Path ws = p.workspace();
+        for (Path lit : denyLiterals) {
+            if (Files.exists(lit, LinkOption.NOFOLLOW_LINKS)) {
+                layout.add("L " + lit);
+            }
+        }
         if (!Files.isDirectory(ws)) {
-            return out;
+            return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)));
         }
         try {
             Files.walkFileTree(ws, EnumSet.noneOf(FileVisitOption.class), PolicyCompiler.WALK_DEPTH,
@@ -52,6 +70,9 @@ final class ProtectedScan {
 
                         @Override
                         public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
+                            if (!d.equals(ws) && SRT_DANGEROUS.contains(d.getFileName().toString())) {
+                                layout.add("D " + d);
+                            }
                             if (!d.equals(ws) && PolicyCompiler.SKIP_DIRS.contains(d.getFileName().toString())) {
                                 return FileVisitResult.SKIP_SUBTREE;
                             }
@@ -61,6 +82,9 @@ final class ProtectedScan {
 
                         @Override
                         public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
+                            if (SRT_DANGEROUS.contains(f.getFileName().toString())) {
+                                layout.add("F " + f);
+                            }
                             consider(p, literals, f, a, out);
                             return ++seen > PolicyCompiler.WALK_MAX_ENTRIES ? FileVisitResult.TERMINATE
                                     : FileVisitResult.CONTINUE;
@@ -85,7 +109,10 @@ final class ProtectedScan {
         } catch (IOException ignored) {
             // partial snapshot: compared as is
         }
-        return out;
+        for (Path f : out.keySet()) {
+            layout.add("P " + f);
+        }
+        return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)));
     }
 
     private static void consider(Policy p, Set<Path> literals, Path f, BasicFileAttributes a, Map<Path, Key> out) {

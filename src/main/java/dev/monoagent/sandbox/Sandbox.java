@@ -69,8 +69,20 @@ public final class Sandbox implements AutoCloseable {
     }
 
     public static Sandbox open(LoadedConfig cfg, EventSink sink, HostEnv env) {
+        return open(cfg, sink, env, false);
+    }
+
+    /** Opens and proves; {@code forceCheck} ignores a cached self-check pass (what {@code sandbox check} does). */
+    public static Sandbox open(LoadedConfig cfg, EventSink sink, HostEnv env, boolean forceCheck) {
         Sandbox s = new Sandbox(cfg, sink, env);
-        s.prepare(false);
+        s.prepare(forceCheck);
+        return s;
+    }
+
+    /** Opens without proving anything (for {@link #setup}, which installs first and proves afterwards). */
+    public static Sandbox unproven(LoadedConfig cfg, EventSink sink, HostEnv env) {
+        Sandbox s = new Sandbox(cfg, sink, env);
+        s.reason = "sandbox_unavailable: not yet proven";
         return s;
     }
 

@@ -36,7 +36,7 @@ import java.util.function.Consumer;
 final class SrtBridge implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "bridge.mjs";
     /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
-    static final String SCRIPT_SHA256 = "e952f9285daaa5171e6f21d0ee2ce36ca264673250f417517751ac77a32eda97";
+    static final String SCRIPT_SHA256 = "d812656eaa259a18149b6b7a9abda61e5ce6d6532a26f8863e44a27f11e3b3b1";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -175,12 +175,17 @@ final class SrtBridge implements AutoCloseable {
                 strings(r.path("globWarnings")), r.path("proxyPort").asInt(0), r.path("socksPort").asInt(0));
     }
 
-    /** The wrapped shell command for {@code command}, attributed to {@code commandId}. */
-    String wrap(String commandId, String command, List<String> allowedDomains, Duration timeout) throws IOException {
+    /** A wrapped command: run it with {@code bash -c wrapped} and the real script in {@code MONO_AGENT_CMD}. */
+    record Wrapped(String commandId, String wrapped, boolean prepared) {}
+
+    /**
+     * A wrap with a fresh commandId. {@code usePrepared}: take the wrap the bridge prepared after the last cleanup
+     * (only valid when the workspace layout is unchanged since); otherwise it is discarded and a fresh one made.
+     */
+    Wrapped wrap(boolean usePrepared, List<String> allowedDomains, Duration timeout) throws IOException {
         ObjectNode req = JSON.createObjectNode();
         req.put("op", "wrap");
-        req.put("commandId", commandId);
-        req.put("command", command);
+        req.put("usePrepared", usePrepared);
         if (allowedDomains != null) {
             req.set("allowedDomains", JSON.valueToTree(allowedDomains));
         }
@@ -188,7 +193,7 @@ final class SrtBridge implements AutoCloseable {
         if (!r.path("ok").asBoolean()) {
             throw new IOException("wrap failed: " + r.path("error").asText());
         }
-        return r.path("wrapped").asText();
+        return new Wrapped(r.path("commandId").asText(), r.path("wrapped").asText(), r.path("prepared").asBoolean());
     }
 
     void cleanup() throws IOException {

@@ -25,6 +25,11 @@ globalThis.Bun = {
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 
 const { SandboxManager } = await import(pathToFileURL(process.argv[1]).href);
+const { randomUUID } = await import('node:crypto');
+// Every wrapped command is this constant; Java passes the real script in MONO_AGENT_CMD (inherited through bwrap and
+// apply-seccomp), so a wrap does not depend on the command and can be prepared before the command is known.
+const COMMAND = '__mc=$MONO_AGENT_CMD; unset MONO_AGENT_CMD; eval "$__mc"';
+let pre = null;          // a wrap prepared ahead of time: { commandId, wrapped }
 let initialized = false;
 let config = null;
 let seen = 0;
@@ -44,7 +49,28 @@ function watchViolations() {
   });
 }
 
+async function freshWrap() {
+  const commandId = 'ma-' + randomUUID();
+  const wrapped = await SandboxManager.wrapWithSandbox(COMMAND, undefined, undefined, undefined,
+    { commandId, commandText: commandId });
+  return { commandId, wrapped };
+}
+
+// Runs on the request queue after init and after each cleanup, so wrap cost is paid while the agent is thinking.
+// srt only records mount points at wrap time (bwrap creates them when the command runs), so a pending wrap leaves
+// nothing on the host; it holds one count of srt's active-sandbox counter until it is used or discarded.
+async function prewrap() {
+  if (initialized && !pre) {
+    try { pre = await freshWrap(); } catch (e) { pre = null; }
+  }
+}
+
+function discard() {
+  if (pre) { pre = null; SandboxManager.cleanupAfterCommand(); }
+}
+
 async function teardown() {
+  pre = null;
   if (unsubscribe) { unsubscribe(); unsubscribe = null; }
   if (initialized) { initialized = false; await SandboxManager.reset(); }
 }
@@ -59,6 +85,7 @@ const ops = {
     const net = config.network.allowedDomains !== undefined
       ? await SandboxManager.waitForNetworkInitialization() : true;
     const deps = SandboxManager.checkDependencies(config.ripgrep);
+    if (deps.errors.length === 0) enqueue(prewrap);
     return {
       network: net,
       errors: deps.errors,
@@ -76,12 +103,22 @@ const ops = {
       config = { ...config, network: { ...config.network, allowedDomains: req.allowedDomains } };
       SandboxManager.updateConfig(config);
     }
-    const wrapped = await SandboxManager.wrapWithSandbox(req.command, undefined, undefined, undefined,
-      { commandId: req.commandId, commandText: req.commandId });
-    return { wrapped };
+    // Java asks for the prepared wrap only when the workspace layout it was made for is unchanged.
+    if (req.usePrepared && pre) {
+      const w = pre;
+      pre = null;
+      return { ...w, prepared: true };
+    }
+    discard();
+    return { ...(await freshWrap()), prepared: false };
   },
   async cleanup() {
     SandboxManager.cleanupAfterCommand();
+    enqueue(prewrap);
+    return {};
+  },
+  async discard() {
+    discard();
     return {};
   },
   async ping() {
@@ -96,6 +133,9 @@ const ops = {
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 let queue = Promise.resolve();
+function enqueue(task) {
+  queue = queue.then(task, task);
+}
 rl.on('line', (line) => {
   queue = queue.then(async () => {
     let req;

@@ -19,18 +19,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Shared fixture for the integration tests: one managed install per JVM (real {@code npm ci} from the registry into a
  * temp cache), a fake home (so {@code ~/.ssh} tests never touch the real one), and config builders.
  */
-final class TestEngine {
+public final class TestEngine {
     private static HostEnv shared;
 
     private TestEngine() {}
 
     /** The host with a temp cache root holding a verified managed install (installed once per JVM). */
-    static synchronized HostEnv env() {
+    public static synchronized HostEnv env() {
         if (shared != null) {
             return shared;
         }
         try {
             Path root = Files.createTempDirectory("mono-agent-test-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> SrtRuntime.deleteTree(root)));
             Path home = Files.createDirectories(root.resolve("home"));
             Files.createDirectories(home.resolve(".ssh"));
             Files.writeString(home.resolve(".ssh/id_test"), "PRIVATE-KEY-CANARY\n");

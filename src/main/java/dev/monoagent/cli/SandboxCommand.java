@@ -1,0 +1,292 @@
+package dev.monoagent.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.monoagent.common.Event;
+import dev.monoagent.common.ProbeResult;
+import dev.monoagent.common.Violation;
+import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.sandbox.CommandSpec;
+import dev.monoagent.sandbox.ExecOutcome;
+import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.sandbox.Sandbox;
+import dev.monoagent.sandbox.SandboxStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code mono-agent sandbox status|setup|check|run}: the engine's state (cheap, no proof), installing the pinned engine
+ * into the private user cache, re-proving it probe by probe, and running one command under the policy. Exit codes:
+ * 0 ok, 1 {@code [sandbox_check_failed]}, 2 {@code [sandbox_usage]}, 130 {@code [sandbox_interrupted]}.
+ */
+@Command(name = "sandbox", mixinStandardHelpOptions = true, description = "Inspect, install, prove or use the sandbox.",
+        subcommands = {SandboxCommand.Status.class, SandboxCommand.Setup.class, SandboxCommand.Check.class,
+                SandboxCommand.Run.class})
+final class SandboxCommand implements Runnable {
+    static final String CHECK_FAILED = "[sandbox_check_failed]";
+    static final String USAGE = "[sandbox_usage]";
+    static final String INTERRUPTED = "[sandbox_interrupted]";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final CliContext ctx;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    SandboxCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(ctx.out());
+    }
+
+    static HostEnv host(CliContext ctx) {
+        return HostEnv.from(ctx.env());
+    }
+
+    static ObjectNode statusJson(SandboxStatus s) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("state", s.state());
+        n.put("effective", s.effective());
+        n.put("engine", s.engine());
+        n.put("source", s.source());
+        n.put("version", s.version());
+        n.put("digest", s.digest());
+        n.put("installRoot", s.installRoot() == null ? null : s.installRoot().toString());
+        n.put("fallback", s.fallback());
+        n.put("fallbackActive", s.fallbackActive());
+        n.put("reason", s.reason());
+        n.put("lastVerified", s.lastVerified() == null ? null : s.lastVerified().toString());
+        n.set("probes", probesJson(s.probes()));
+        return n;
+    }
+
+    static ArrayNode probesJson(List<ProbeResult> probes) {
+        ArrayNode arr = JSON.createArrayNode();
+        for (ProbeResult p : probes) {
+            arr.addObject().put("id", p.id()).put("passed", p.passed()).put("detail", p.detail())
+                    .put("millis", p.millis());
+        }
+        return arr;
+    }
+
+    static void printProbes(CliContext ctx, List<ProbeResult> probes) {
+        for (ProbeResult p : probes) {
+            ctx.out().printf("%s %s: %s%n", p.passed() ? "[ok]  " : "[FAIL]", p.id(), p.detail());
+        }
+    }
+
+    /** {@code sandbox status [--json]}: no proof, no process started. */
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show the engine state (cheap).")
+    static final class Status implements Callable<Integer> {
+        private final CliContext ctx;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Option(names = "--json", description = "Print one JSON object.")
+        boolean json;
+
+        Status(CliContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            LoadedConfig lc = options.load(ctx);
+            SandboxStatus s = Sandbox.quickStatus(lc, host(ctx));
+            if (json) {
+                ctx.out().println(JSON.writeValueAsString(statusJson(s)));
+            } else {
+                s.lines().forEach(ctx.out()::println);
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code sandbox setup [--json]}: install the pinned engine into the user cache, then prove it. */
+    @Command(name = "setup", mixinStandardHelpOptions = true,
+            description = "Install the pinned srt into the private user cache (no PATH, global npm, or system-package "
+                    + "changes) and run the full functional check.")
+    static final class Setup implements Callable<Integer> {
+        private final CliContext ctx;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Option(names = "--json", description = "Print the resulting status as one JSON object.")
+        boolean json;
+
+        Setup(CliContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            LoadedConfig lc = options.load(ctx);
+            try (Sandbox sb = Sandbox.unproven(lc, e -> { }, host(ctx))) {
+                SandboxStatus s = sb.setup(line -> {
+                    if (!json) {
+                        ctx.out().println(line);
+                    }
+                });
+                if (json) {
+                    ctx.out().println(JSON.writeValueAsString(statusJson(s)));
+                } else {
+                    printProbes(ctx, s.probes());
+                    s.lines().forEach(ctx.out()::println);
+                }
+                return verdict(ctx, s);
+            }
+        }
+    }
+
+    static int verdict(CliContext ctx, SandboxStatus s) {
+        if ("ready".equals(s.state()) || "off".equals(s.state())) {
+            return ExitCodes.OK;
+        }
+        ctx.err().println("mono-agent: " + CHECK_FAILED + " " + s.reason());
+        return ExitCodes.ERROR;
+    }
+
+    /** {@code sandbox check [--json]}: re-prove the engine now, one line per probe. */
+    @Command(name = "check", mixinStandardHelpOptions = true, description = "Re-run the functional sandbox check.")
+    static final class Check implements Callable<Integer> {
+        private final CliContext ctx;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Option(names = "--json", description = "Print {ok, probes[], status} as one JSON object.")
+        boolean json;
+
+        Check(CliContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            LoadedConfig lc = options.load(ctx);
+            try (Sandbox sb = Sandbox.open(lc, e -> { }, host(ctx), true)) {
+                SandboxStatus s = sb.status();
+                if (json) {
+                    ObjectNode n = JSON.createObjectNode();
+                    n.put("ok", "ready".equals(s.state()) || "off".equals(s.state()));
+                    n.set("probes", probesJson(s.probes()));
+                    n.set("status", statusJson(s));
+                    ctx.out().println(JSON.writeValueAsString(n));
+                } else {
+                    printProbes(ctx, s.probes());
+                    s.lines().forEach(ctx.out()::println);
+                }
+                return verdict(ctx, s);
+            }
+        }
+    }
+
+    /** {@code sandbox run [--json] -- CMD...}: one command under the policy; exits with the command's code. */
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "Run one command in the sandbox (fail-closed when the engine is not proven).")
+    static final class Run implements Callable<Integer> {
+        private final CliContext ctx;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Option(names = "--json", description = "Print {outcome, exitCode, signal, stdout, stderr, violations}.")
+        boolean json;
+
+        @Option(names = "--timeout-ms", paramLabel = "MS", description = "Timeout (default 120000).")
+        long timeoutMs = 120_000;
+
+        @Parameters(paramLabel = "CMD", arity = "0..*", description = "The command and its arguments (after --).")
+        List<String> command = new ArrayList<>();
+
+        Run(CliContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            if (command.isEmpty()) {
+                throw new CliException(ExitCodes.USAGE, "mono-agent: " + USAGE
+                        + " sandbox run needs a command: mono-agent sandbox run -- CMD [ARGS...]");
+            }
+            LoadedConfig lc = options.load(ctx);
+            List<Violation> seen = new CopyOnWriteArrayList<>();
+            String callId = "cli-" + UUID.randomUUID().toString().substring(0, 8);
+            try (Sandbox sb = Sandbox.open(lc, e -> {
+                if (e instanceof Event.ViolationObserved v && callId.equals(v.violation().callId())) {
+                    seen.add(v.violation());
+                }
+            }, host(ctx))) {
+                CommandSpec spec = new CommandSpec(command, ctx.cwd().toAbsolutePath(),
+                        java.time.Duration.ofMillis(timeoutMs), null, Map.of(), null, callId, "sandbox-run",
+                        CommandSpec.DEFAULT_MAX_OUTPUT);
+                ExecOutcome o = sb.exec(spec);
+                if (Thread.currentThread().isInterrupted()) {
+                    ctx.err().println("mono-agent: " + INTERRUPTED + " interrupted");
+                    return ExitCodes.INTERRUPTED;
+                }
+                return switch (o) {
+                    case ExecOutcome.PrepareFailed pf -> {
+                        if (json) {
+                            ObjectNode n = JSON.createObjectNode();
+                            n.put("outcome", pf.code());
+                            n.put("text", pf.text());
+                            n.put("reason", pf.reason());
+                            ctx.out().println(JSON.writeValueAsString(n));
+                        }
+                        ctx.err().println(pf.text());
+                        ctx.err().println("mono-agent: " + CHECK_FAILED + " " + pf.reason());
+                        yield ExitCodes.ERROR;
+                    }
+                    case ExecOutcome.Completed c -> {
+                        List<Violation> vs = new ArrayList<>(c.violations());
+                        for (Violation v : seen) {
+                            if (!vs.contains(v)) {
+                                vs.add(v);
+                            }
+                        }
+                        if (json) {
+                            ObjectNode n = JSON.createObjectNode();
+                            n.put("outcome", "ok");
+                            n.put("mode", c.mode());
+                            n.put("exitCode", c.exitCode());
+                            n.put("signal", c.signal());
+                            n.put("timedOut", c.timedOut());
+                            n.put("stdout", c.stdout());
+                            n.put("stderr", c.stderr());
+                            ArrayNode arr = n.putArray("violations");
+                            for (Violation v : vs) {
+                                arr.addObject().put("tier", v.tier().name()).put("kind", v.kind().name())
+                                        .put("target", v.target()).put("reason", v.reason())
+                                        .put("callId", v.callId()).put("time", v.time().toString());
+                            }
+                            ctx.out().println(JSON.writeValueAsString(n));
+                        } else {
+                            ctx.out().print(c.stdout());
+                            ctx.err().print(c.stderr());
+                            for (Violation v : vs) {
+                                ctx.err().printf("[violation] %s %s %s: %s%n", v.tier(), v.kind(),
+                                        v.target() == null ? "-" : v.target(), v.reason());
+                            }
+                        }
+                        yield c.exitCode();
+                    }
+                };
+            }
+        }
+    }
+}
