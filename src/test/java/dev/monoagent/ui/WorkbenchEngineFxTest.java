@@ -69,6 +69,7 @@ class WorkbenchEngineFxTest {
         Files.createDirectories(ws.resolve("src"));
         Files.writeString(ws.resolve("src/app.js"), "const port = 8080;\n");
         Files.writeString(ws.resolve("README.md"), "# demo\n");
+        Files.createDirectories(ws.resolve(".mono-agent"));
         var cfg = RealEngine.config(ws);
         engine = new EngineSandbox(cfg, sink -> Sandbox.open(cfg, sink, env));
         tools = new ToolsRunner(cfg, engine);
@@ -114,9 +115,9 @@ class WorkbenchEngineFxTest {
 
     @Test
     void reviewerFlowWithTheRealSandbox(FxRobot robot) throws Exception {
-        List<String> expected = List.of(".git", "src", ".env", "README.md");
+        List<String> expected = List.of(".git", ".mono-agent", "src", ".env", "README.md");
         waitUntil(20, () -> rootNames(robot).equals(expected));
-        assertTrue(robot.lookup(".protected-badge").queryAll().size() >= 1);
+        assertTrue(robot.lookup(".protected-badge").queryAll().size() >= 2, "badges on .mono-agent and .env");
 
         // Check: every probe row, ENFORCING
         Label badge = robot.lookup("#sandbox-badge").queryAs(Label.class);
