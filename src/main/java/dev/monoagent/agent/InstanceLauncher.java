@@ -84,6 +84,20 @@ public final class InstanceLauncher {
         return last;
     }
 
+    /**
+     * The argv that re-runs this program's main class with {@code args} in a new JVM (same java binary, same class
+     * path — the fat jar or the build's classes), for {@link StartOptions#childCommand()}, e.g.
+     * {@code relaunchCommand("dev.monoagent.cli.Main", List.of("start", "--config", path))}.
+     */
+    public static List<String> relaunchCommand(String mainClass, List<String> args) {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> argv = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-cp",
+                System.getProperty("java.class.path"), mainClass));
+        argv.addAll(args);
+        return argv;
+    }
+
     /** True when a window can be opened (Linux/BSD: DISPLAY or WAYLAND_DISPLAY set; other OSes: always). */
     public static boolean displayAvailable() {
         String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);

@@ -112,6 +112,14 @@ class InstanceTest {
     }
 
     @Test
+    void relaunchCommandRerunsTheSameClassPath() {
+        List<String> argv = InstanceLauncher.relaunchCommand("dev.monoagent.cli.Main", List.of("start"));
+        assertTrue(argv.get(0).endsWith("java"), argv.toString());
+        assertEquals(System.getProperty("java.class.path"), argv.get(argv.indexOf("-cp") + 1));
+        assertEquals(List.of("dev.monoagent.cli.Main", "start"), argv.subList(argv.size() - 2, argv.size()));
+    }
+
+    @Test
     void nothingRunningMeansEmptyStatus() {
         assertTrue(InstanceLauncher.status(ws).isEmpty());
         assertTrue(InstanceLauncher.stop(ws, java.time.Duration.ofMillis(10)).isEmpty());

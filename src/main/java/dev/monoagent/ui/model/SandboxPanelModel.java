@@ -33,7 +33,8 @@ public final class SandboxPanelModel {
     private final EventSink events;
 
     private final ReadOnlyObjectWrapper<SandboxSnapshot> snapshot = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyObjectWrapper<Badge> badge = new ReadOnlyObjectWrapper<>(Badge.of("blocked", "starting", null));
+    private final ReadOnlyObjectWrapper<Badge> badge = new ReadOnlyObjectWrapper<>(
+            new Badge(Badge.Level.UNVERIFIED, "Sandbox: proving the engine…"));
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper();
     private final ReadOnlyStringWrapper step = new ReadOnlyStringWrapper("");
