@@ -186,4 +186,25 @@ class WorkbenchEngineFxTest {
         assertTrue(badge.getStyleClass().contains("badge-blocked"));
         assertFalse(wb.model().commandConsole().busyProperty().get());
     }
+
+    @Test
+    void longCommandKeepsTheWindowResponsiveAndStopEndsIt(FxRobot robot) throws Exception {
+        waitUntil(30, () -> wb.model().sandbox().snapshotProperty().get() != null);
+        run(robot, "Command console", "#bash-input", "sleep 10");
+        waitUntil(10, () -> wb.model().commandConsole().busyProperty().get());
+        for (int i = 0; i < 5; i++) {
+            long t0 = System.nanoTime();
+            robot.interact(() -> { });
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 500, "UI thread answered in " + ms + " ms while the command runs");
+            Thread.sleep(100);
+        }
+        long t0 = System.nanoTime();
+        robot.clickOn("Stop");
+        waitUntil(10, () -> !wb.model().commandConsole().busyProperty().get());
+        assertTrue((System.nanoTime() - t0) / 1_000_000 < 8000, "stopped before the command would have ended");
+        ToolCard card = (ToolCard) wb.model().transcript().entries().stream().filter(e -> e instanceof ToolCard)
+                .reduce((a, b) -> b).orElseThrow();
+        assertFalse(ToolCard.RUNNING.equals(card.statusProperty().get()));
+    }
 }
