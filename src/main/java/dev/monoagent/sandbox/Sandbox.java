@@ -61,6 +61,8 @@ public final class Sandbox implements AutoCloseable {
         this.runtime = new SrtRuntime(env);
         this.policy = PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
         this.log = new ViolationLog(policy.workspace().resolve(".mono-agent"), sink);
+        // host runs (mode off, unsafe fallback) also get their own process group
+        this.setsid = env.which("setsid");
     }
 
     /** Opens the sandbox for the real host and proves it (blocking; ≈ 1 s the first time, less when cached). */

@@ -263,6 +263,14 @@ class EscapeSuiteTest {
         a.add(new Attempt("granted-host-port-node-fetch", false, "node -e \"fetch('http://127.0.0.1:" + g
                 + "/').then(r => r.text()).then(t => console.log(t))\"",
                 (c, id) -> assertEquals("GRANTED-OK\n", c.stdout(), c.stderr())));
+        a.add(new Attempt("granted-host-port-node-http", false, "node -e \"require('http').get('http://127.0.0.1:" + g
+                + "/', r => r.on('data', d => process.stdout.write(d)))\"",
+                (c, id) -> assertEquals("GRANTED-OK", c.stdout(), c.stderr())));
+        a.add(new Attempt("granted-host-port-python", false, "python3 -c \"import urllib.request; "
+                + "print(urllib.request.urlopen('http://127.0.0.1:" + g + "/', timeout=5).read().decode())\"",
+                (c, id) -> assertEquals("GRANTED-OK\n", c.stdout(), c.stderr())));
+        a.add(new Attempt("session-tmpdir-is-writable", false, "f=$(mktemp) && echo ok > \"$f\" && cat \"$f\"",
+                (c, id) -> assertEquals("ok\n", c.stdout(), c.stderr())));
         a.add(new Attempt("read-ssh-key", false, "cat ~/.ssh/id_test", (c, id) -> {
             assertFalse(c.stdout().contains("PRIVATE-KEY-CANARY"));
             violation(id, Tier.INFERRED, Kind.READ);

@@ -2,7 +2,10 @@ package dev.monoagent.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.monoagent.common.Event;
+import dev.monoagent.common.ProbeResult;
 import dev.monoagent.config.Enums.NetworkMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,21 +13,28 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The happy path end to end: open proves the engine (every probe passes), a command runs with its real exit code. */
 class SandboxSmokeTest {
     @Test
     void opensProvesAndRunsACommand(@TempDir Path tmp) throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         TestEngine.Events ev = new TestEngine.Events();
-        long t0 = System.nanoTime();
         try (Sandbox sb = Sandbox.open(TestEngine.config(ws, NetworkMode.LOCALHOST, List.of()), ev, TestEngine.env())) {
-            System.out.println("open ms " + (System.nanoTime() - t0) / 1_000_000);
-            sb.status().lines().forEach(System.out::println);
-            sb.status().probes().forEach(System.out::println);
-            ExecOutcome o = sb.exec(CommandSpec.bash("echo hello; echo err >&2; exit 3", ws));
-            System.out.println(o);
-            ExecOutcome.Completed c = assertInstanceOf(ExecOutcome.Completed.class, o);
+            SandboxStatus s = sb.status();
+            assertEquals("ready", s.state(), s.reason());
+            assertEquals("native", s.effective());
+            assertEquals("srt (present)", s.engine());
+            assertTrue(s.lines().contains("Managed SRT 0.0.78 is integrity-verified."));
+            assertTrue(s.probes().size() >= 16 && s.probes().stream().allMatch(ProbeResult::passed), s.probes()::toString);
+            assertTrue(ev.all.stream().anyMatch(e -> e instanceof Event.SandboxStateChanged c
+                    && c.effective().equals("native")));
+            ExecOutcome.Completed c = assertInstanceOf(ExecOutcome.Completed.class,
+                    sb.exec(CommandSpec.bash("echo hello; echo err >&2; exit 3", ws)));
             assertEquals(3, c.exitCode());
+            assertEquals(0, c.signal());
             assertEquals("hello\n", c.stdout());
+            assertEquals("err\n", c.stderr());
+            assertEquals("native", c.mode());
         }
     }
 }
