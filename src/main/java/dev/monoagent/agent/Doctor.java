@@ -221,7 +221,7 @@ public final class Doctor {
         return new Section("sandbox", "Sandbox", Status.WAITING, lines);
     }
 
-    static Section runsHealth(LoadedConfig lc) {
+    public static Section runsHealth(LoadedConfig lc) {
         Path runs = lc.stateDir().resolve("runs");
         if (!Files.isDirectory(runs)) {
             return new Section("runs-health", "Runs health", Status.OK, List.of("No runs yet."));

@@ -25,7 +25,9 @@ public final class MonoAgentCli {
     @Command(name = "mono-agent", mixinStandardHelpOptions = true, versionProvider = Version.class,
             description = "Run an AI code agent inside a provable OS sandbox (srt), from a terminal or a workbench.",
             subcommands = {CommandLine.HelpCommand.class, InitCommand.class, ValidateCommand.class,
-                    ConfigCommand.class, PresetsCommand.class, ToolsCommand.class, SandboxCommand.class})
+                    ConfigCommand.class, PresetsCommand.class, ToolsCommand.class, SandboxCommand.class,
+                    InstanceCommands.Start.class, InstanceCommands.Stop.class, InstanceCommands.Restart.class,
+                    InstanceCommands.Status.class, InstanceCommands.Logs.class})
     static final class Root implements Runnable {
         @Spec
         CommandSpec spec;

@@ -57,7 +57,7 @@ final class ValidateCommand implements Callable<Integer> {
             ctx.out().println(JSON.writeValueAsString(m));
             return ExitCodes.ERROR;
         }
-        Doctor.Report report = Doctor.run(lc, SandboxVerdicts.verdict(lc), preset);
+        Doctor.Report report = Doctor.run(lc, SandboxVerdicts.verdict(lc, true, ctx), preset);
         if (json) {
             ctx.out().println(JSON.writeValueAsString(Doctor.toJson(report)));
         } else {

@@ -21,8 +21,12 @@ class CliTest {
     @TempDir
     Path ws;
 
+    @TempDir
+    Path emptyCache;
+
+    /** Runs with an empty engine cache, so the sandbox is deterministically unproven here. */
     CliHarness.Result run(String... args) {
-        return CliHarness.run(ws, Map.of(), args);
+        return CliHarness.run(ws, Map.of("MONO_AGENT_CACHE_DIR", emptyCache.toString()), args);
     }
 
     static List<String> tree(Path dir) throws Exception {
@@ -146,7 +150,8 @@ class CliTest {
     void configShowsProvenanceAndSecretsAsSetOrUnset() throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"openai:gpt-5\"}}");
         Files.writeString(ws.resolve(".env"), "OPENAI_API_KEY=sk-very-secret-value\n");
-        CliHarness.Result r = CliHarness.run(ws, Map.of("MONO_AGENT_SANDBOX_NETWORK", "localhost"), "config");
+        CliHarness.Result r = CliHarness.run(ws, Map.of("MONO_AGENT_SANDBOX_NETWORK", "localhost",
+                "MONO_AGENT_CACHE_DIR", emptyCache.toString()), "config");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("runtime.model = \"openai:gpt-5\" [json]"), r.out());
         assertTrue(r.out().contains("sandbox.network.mode = \"localhost\" [env]"), r.out());
