@@ -1,0 +1,73 @@
+package dev.monoagent.agent;
+
+import dev.monoagent.agent.ControlProtocol.Reply;
+import dev.monoagent.agent.ControlProtocol.Request;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The CLI side of the control endpoint, used by {@code mono-agent status}, {@code stop} and a second {@code start}.
+ * Every call opens a fresh connection; a missing or dead socket means "not running".
+ */
+public final class ControlClient {
+    private final Path socket;
+
+    public ControlClient(Path socket) {
+        this.socket = socket;
+    }
+
+    /** A client for the workspace's instance. */
+    public static ControlClient forWorkspace(Path workspace) {
+        return new ControlClient(ControlEndpoint.socketPath(workspace));
+    }
+
+    /** The instance's status, or empty when no instance answers. */
+    public Optional<InstanceStatus> status() {
+        return call("status");
+    }
+
+    /** Asks the instance to raise its window; returns its status, or empty when none answers. */
+    public Optional<InstanceStatus> focus() {
+        return call("focus");
+    }
+
+    /** Asks the instance to stop; returns its last status, or empty when none was running. */
+    public Optional<InstanceStatus> stop() {
+        return call("stop");
+    }
+
+    private Optional<InstanceStatus> call(String op) {
+        if (!Files.exists(socket)) {
+            return Optional.empty();
+        }
+        try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            ch.connect(UnixDomainSocketAddress.of(socket));
+            ControlProtocol.write(ch, new Request(op));
+            String line = ControlProtocol.readLine(ch);
+            if (line == null) {
+                return Optional.empty();
+            }
+            Reply r = ControlProtocol.JSON.readValue(line, Reply.class);
+            if (!r.ok()) {
+                throw new ControlException(r.error());
+            }
+            return Optional.ofNullable(r.status());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The instance answered but refused the request. */
+    public static final class ControlException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public ControlException(String message) {
+            super(message);
+        }
+    }
+}

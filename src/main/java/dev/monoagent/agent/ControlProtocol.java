@@ -1,0 +1,59 @@
+package dev.monoagent.agent;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The wire format of the control endpoint: one JSON object per line each way. Requests name an {@code op}
+ * ({@code status}, {@code focus}, {@code stop}); replies carry {@code ok}, an optional {@code error} and, for status,
+ * the {@link InstanceStatus}.
+ */
+final class ControlProtocol {
+    static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    /** A request or reply larger than this is refused (the endpoint only ever carries small objects). */
+    static final int MAX_MESSAGE = 1 << 20;
+
+    record Request(String op) {}
+
+    record Reply(boolean ok, String error, InstanceStatus status) {}
+
+    private ControlProtocol() {}
+
+    static void write(SocketChannel ch, Object message) throws IOException {
+        byte[] bytes = (JSON.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8);
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        while (buf.hasRemaining()) {
+            ch.write(buf);
+        }
+    }
+
+    /** Reads up to the first newline from a blocking channel; null at end of stream before any byte. */
+    static String readLine(SocketChannel ch) throws IOException {
+        ByteArrayOutputStream acc = new ByteArrayOutputStream();
+        ByteBuffer one = ByteBuffer.allocate(4096);
+        while (true) {
+            one.clear();
+            int n = ch.read(one);
+            if (n < 0) {
+                return acc.size() == 0 ? null : acc.toString(StandardCharsets.UTF_8);
+            }
+            one.flip();
+            while (one.hasRemaining()) {
+                byte b = one.get();
+                if (b == '\n') {
+                    return acc.toString(StandardCharsets.UTF_8);
+                }
+                acc.write(b);
+            }
+            if (acc.size() > MAX_MESSAGE) {
+                throw new IOException("control message too large");
+            }
+        }
+    }
+}

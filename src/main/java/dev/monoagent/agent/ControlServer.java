@@ -1,0 +1,124 @@
+package dev.monoagent.agent;
+
+import dev.monoagent.agent.ControlProtocol.Reply;
+import dev.monoagent.agent.ControlProtocol.Request;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.concurrent.Executor;
+import jdk.net.ExtendedSocketOptions;
+import jdk.net.UnixDomainPrincipal;
+
+/**
+ * The instance side of the control endpoint: an AF_UNIX server socket that answers {@code status}, {@code focus} and
+ * {@code stop} for {@code mono-agent status|stop|start} run as other processes. Owner-only three ways: the socket sits
+ * in a 0700 directory, the socket file is 0600, and every peer's uid is checked against the socket's owner.
+ * The accept loop runs on the executor it is given (the application's one background executor).
+ */
+public final class ControlServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ControlServer.class.getName());
+
+    private final Path socket;
+    private final ServerSocketChannel server;
+    private final InstanceHandler handler;
+    private final UserPrincipal owner;
+    private volatile boolean closed;
+
+    private ControlServer(Path socket, ServerSocketChannel server, InstanceHandler handler, UserPrincipal owner) {
+        this.socket = socket;
+        this.server = server;
+        this.handler = handler;
+        this.owner = owner;
+    }
+
+    /**
+     * Binds the socket (replacing a stale file, which the caller proved stale by holding the instance lock) and
+     * starts serving on {@code executor}.
+     */
+    static ControlServer bind(Path socket, InstanceHandler handler, Executor executor) throws IOException {
+        ControlEndpoint.ensurePrivateDir(socket.getParent());
+        Files.deleteIfExists(socket);
+        ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            ch.bind(UnixDomainSocketAddress.of(socket));
+            try {
+                Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                LOG.log(Level.DEBUG, "no POSIX permissions on " + socket);
+            }
+            ControlServer s = new ControlServer(socket, ch, handler, Files.getOwner(socket));
+            executor.execute(s::serve);
+            return s;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    public Path socket() {
+        return socket;
+    }
+
+    private void serve() {
+        while (!closed) {
+            try (SocketChannel client = server.accept()) {
+                handle(client);
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                if (!closed) {
+                    LOG.log(Level.WARNING, "control request failed: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void handle(SocketChannel client) throws IOException {
+        UnixDomainPrincipal peer = client.getOption(ExtendedSocketOptions.SO_PEERCRED);
+        if (peer == null || !peer.user().getName().equals(owner.getName())) {
+            ControlProtocol.write(client, new Reply(false, "forbidden: not the instance owner", null));
+            return;
+        }
+        String line = ControlProtocol.readLine(client);
+        if (line == null) {
+            return;
+        }
+        Request req = ControlProtocol.JSON.readValue(line, Request.class);
+        String op = req.op() == null ? "" : req.op();
+        switch (op) {
+            case "status" -> ControlProtocol.write(client, new Reply(true, null, handler.status()));
+            case "focus" -> {
+                handler.focus();
+                ControlProtocol.write(client, new Reply(true, null, handler.status()));
+            }
+            case "stop" -> {
+                ControlProtocol.write(client, new Reply(true, null, handler.status()));
+                handler.stop();
+            }
+            default -> ControlProtocol.write(client, new Reply(false, "unknown op: " + op, null));
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "closing control socket: " + e.getMessage());
+        }
+        try {
+            Files.deleteIfExists(socket);
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "removing control socket: " + e.getMessage());
+        }
+    }
+}

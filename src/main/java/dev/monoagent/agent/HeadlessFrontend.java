@@ -1,0 +1,60 @@
+package dev.monoagent.agent;
+
+import java.lang.System.Logger.Level;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * An instance without a window (CI, servers, {@code start --headless}): owns the service layer and the control
+ * endpoint, and blocks until {@code mono-agent stop}.
+ */
+public final class HeadlessFrontend implements Frontend {
+    private static final System.Logger LOG = System.getLogger(HeadlessFrontend.class.getName());
+
+    @Override
+    public String kind() {
+        return "headless";
+    }
+
+    @Override
+    public int run(StartOptions options) throws Exception {
+        ServiceLayer services = ServiceLayer.open(options);
+        String startedAt = Instant.now().toString();
+        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+        try {
+            CountDownLatch stopRequested = new CountDownLatch(1);
+            InstanceHandler handler = new InstanceHandler() {
+                @Override
+                public InstanceStatus status() {
+                    return new InstanceStatus(options.workspace().toString(), options.configPath().toString(),
+                            ProcessHandle.current().pid(), startedAt, kind(),
+                            ControlEndpoint.socketPath(options.workspace()).toString(), services.sandboxSummary());
+                }
+
+                @Override
+                public void focus() {
+                    // no window to raise
+                }
+
+                @Override
+                public void stop() {
+                    stopRequested.countDown();
+                }
+            };
+            Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, pool);
+            if (acq instanceof Instance.AlreadyRunning) {
+                return 1;
+            }
+            try (Instance instance = ((Instance.Acquired) acq).instance(); services) {
+                services.openEngine(pool);
+                LOG.log(Level.INFO, "headless instance serving " + instance.endpoint());
+                stopRequested.await();
+            }
+            return 0;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.monoagent.agent;
+
+import dev.monoagent.config.ConfigException;
+import dev.monoagent.config.ConfigLoader;
+import dev.monoagent.config.Enums.Fallback;
+import dev.monoagent.config.Enums.SandboxMode;
+import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.config.MonoConfig;
+import dev.monoagent.sandbox.Sandbox;
+import dev.monoagent.sandbox.SandboxStatus;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The part of an instance that is not a window: the loaded config and the sandbox state that the control endpoint
+ * reports. The sandbox state comes from the engine facade ({@link Sandbox}): the cheap on-disk status until the
+ * engine is opened, then the live one; the workbench plugs in its sandbox panel's state instead. Whatever the engine
+ * cannot prove is reported as it is ({@code blocked} under fail-closed), never silently relaxed.
+ */
+public final class ServiceLayer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ServiceLayer.class.getName());
+
+    private final LoadedConfig config;
+    private volatile Supplier<SandboxSummary> sandbox;
+    private volatile Sandbox engine;
+    private boolean closed;
+
+    private ServiceLayer(LoadedConfig config) {
+        this.config = config;
+        this.sandbox = () -> {
+            try {
+                return summary(Sandbox.quickStatus(config));
+            } catch (RuntimeException e) {
+                return withoutEngine(config.config().sandbox(), "sandbox status failed: " + e.getMessage());
+            }
+        };
+    }
+
+    /**
+     * Opens (and proves) the sandbox engine on {@code executor}; from then on the status reports the live engine.
+     * Until it is open, the status is the cheap on-disk one ({@link Sandbox#quickStatus}). Used by the headless
+     * instance; the workbench opens its own engine and plugs its state in with {@link #sandboxState}.
+     */
+    public void openEngine(java.util.concurrent.Executor executor) {
+        executor.execute(() -> {
+            try {
+                Sandbox s = Sandbox.open(config, dev.monoagent.common.EventSink.NONE);
+                synchronized (this) {
+                    if (closed) {
+                        s.close();
+                        return;
+                    }
+                    engine = s;
+                }
+                sandbox = () -> summary(s.status());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "sandbox engine failed to open: " + e.getMessage());
+                sandbox = () -> withoutEngine(config.config().sandbox(), "engine failed to open: " + e.getMessage());
+            }
+        });
+    }
+
+    /** The status block in the contract's words, from the engine's status record. */
+    public static SandboxSummary summary(SandboxStatus s) {
+        return new SandboxSummary(s.effective(), s.engine(), s.fallback(), s.fallbackActive(),
+                "off".equals(s.effective()) ? SandboxSummary.OFF_DETAIL : s.reason(),
+                s.lastVerified() == null ? null : s.lastVerified().toString());
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    /** Loads the workspace's config (the CLI already preflighted it; a broken one still yields defaults). */
+    public static ServiceLayer open(StartOptions o) {
+        LoadedConfig lc;
+        try {
+            lc = ConfigLoader.load(new ConfigLoader.Options(o.workspace(), o.configPath(), null, System.getenv()));
+        } catch (ConfigException e) {
+            lc = new LoadedConfig(o.configPath(), false, o.workspace(), MonoConfig.DEFAULTS, Map.of(),
+                    java.util.List.of(e.getMessage()), Map.of());
+        }
+        return new ServiceLayer(lc);
+    }
+
+    public LoadedConfig config() {
+        return config;
+    }
+
+    public Path workspace() {
+        return config.workspace();
+    }
+
+    /** Plugs in the live sandbox state. */
+    public void sandboxState(Supplier<SandboxSummary> supplier) {
+        this.sandbox = supplier;
+    }
+
+    public SandboxSummary sandboxSummary() {
+        return sandbox.get();
+    }
+
+    /** The sandbox block when no engine could be proven: fail-closed blocks, unsafe fallback runs on the host. */
+    public static SandboxSummary withoutEngine(MonoConfig.Sandbox s, String reason) {
+        if (s.mode() == SandboxMode.OFF) {
+            return new SandboxSummary("off", "srt (absent)", s.fallback().wire(), false, SandboxSummary.OFF_DETAIL,
+                    null);
+        }
+        if (s.unsafeFallbackAllowed()) {
+            return new SandboxSummary("unsafe-host-process", "srt (absent)", Fallback.UNSAFE_HOST_PROCESS.wire(),
+                    true, reason, null);
+        }
+        return new SandboxSummary("blocked", "srt (absent)", s.fallback().wire(), false,
+                "sandbox_unavailable: " + reason, null);
+    }
+}

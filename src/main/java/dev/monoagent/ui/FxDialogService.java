@@ -1,0 +1,45 @@
+package dev.monoagent.ui;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import javafx.scene.control.Alert;
+import javafx.scene.control.TextArea;
+import javafx.stage.FileChooser;
+import javafx.stage.Window;
+
+/** Dialogs on a JavaFX window: an error alert with the stack trace folded away, and a save-file chooser. */
+public final class FxDialogService implements DialogService {
+    private final Window owner;
+
+    public FxDialogService(Window owner) {
+        this.owner = owner;
+    }
+
+    @Override
+    public void showError(String title, Throwable error) {
+        Alert a = new Alert(Alert.AlertType.ERROR);
+        a.initOwner(owner);
+        a.setTitle("mono-agent");
+        a.setHeaderText(title);
+        a.setContentText(String.valueOf(error.getMessage() != null ? error.getMessage() : error));
+        StringWriter sw = new StringWriter();
+        error.printStackTrace(new PrintWriter(sw));
+        TextArea trace = new TextArea(sw.toString());
+        trace.setEditable(false);
+        a.getDialogPane().setExpandableContent(trace);
+        a.show();
+    }
+
+    @Override
+    public Optional<Path> askSaveFile(String title, String initialName) {
+        FileChooser fc = new FileChooser();
+        fc.setTitle(title);
+        fc.setInitialFileName(initialName);
+        fc.getExtensionFilters().addAll(new FileChooser.ExtensionFilter("JSON", "*.json"),
+                new FileChooser.ExtensionFilter("CSV", "*.csv"));
+        java.io.File f = fc.showSaveDialog(owner);
+        return Optional.ofNullable(f).map(java.io.File::toPath);
+    }
+}

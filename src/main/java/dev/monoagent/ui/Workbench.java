@@ -1,0 +1,140 @@
+package dev.monoagent.ui;
+
+import dev.monoagent.ui.model.WorkbenchModel;
+import dev.monoagent.ui.port.SandboxPort;
+import dev.monoagent.ui.port.ToolRunner;
+import dev.monoagent.ui.task.RepoWatcher;
+import dev.monoagent.ui.task.TaskExecutor;
+import dev.monoagent.ui.view.WorkbenchView;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+import javafx.scene.Scene;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.stage.Stage;
+
+/**
+ * Composition of one workbench window: model, view, file watcher, theme, shortcuts and window state, wired to the
+ * given ports and executor. Used by the application, the TestFX tests, the screenshot and the benchmark alike, so
+ * what is tested is what ships.
+ */
+public final class Workbench implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Workbench.class.getName());
+
+    private final WorkbenchModel model;
+    private final WorkbenchView view;
+    private final Scene scene;
+    private final RepoWatcher watcher;
+    private final WindowState state;
+    private Theme theme;
+
+    private Workbench(WorkbenchModel model, WorkbenchView view, Scene scene, RepoWatcher watcher, WindowState state) {
+        this.model = model;
+        this.view = view;
+        this.scene = scene;
+        this.watcher = watcher;
+        this.state = state;
+    }
+
+    /**
+     * Builds the window content for {@code workspace} and shows it on {@code stage}.
+     *
+     * @param watch  watch the file system (off in tests that use a same-thread executor)
+     * @param state  where window state lives, or null to neither restore nor save it
+     */
+    public static Workbench open(Stage stage, Path workspace, SandboxPort sandbox, ToolRunner tools,
+                                 TaskExecutor executor, DialogService dialogs, boolean watch, WindowState state) {
+        WorkbenchModel model = new WorkbenchModel(workspace, sandbox, tools, executor);
+        RepoWatcher watcher = null;
+        if (watch) {
+            try {
+                watcher = new RepoWatcher(executor, model.tree()::onChanges);
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "no file watching: " + e.getMessage());
+            }
+        }
+        RepoWatcher w = watcher;
+        Workbench[] self = new Workbench[1];
+        WorkbenchView view = new WorkbenchView(model, () -> self[0].export(dialogs), () -> self[0].toggleTheme(),
+                dir -> {
+                    if (w != null) {
+                        w.watch(dir);
+                    }
+                });
+        Scene scene = new Scene(view, 1280, 800);
+        Workbench wb = new Workbench(model, view, scene, watcher, state);
+        self[0] = wb;
+        wb.theme = state == null ? Theme.LIGHT : state.theme();
+        wb.theme.apply(scene);
+        wb.installShortcuts();
+        stage.setTitle("mono-agent — " + workspace.toAbsolutePath().normalize());
+        stage.setScene(scene);
+        if (state != null) {
+            state.restore(stage, view.horizontalSplit(), view.verticalSplit());
+            stage.setOnHiding(e -> state.save(stage, view.horizontalSplit(), view.verticalSplit()));
+        }
+        model.start();
+        return wb;
+    }
+
+    private void installShortcuts() {
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), view::focusFind);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.DIGIT1, KeyCombination.SHORTCUT_DOWN),
+                () -> model.tabProperty().set(WorkbenchModel.Tab.FILE));
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.DIGIT2, KeyCombination.SHORTCUT_DOWN),
+                () -> model.tabProperty().set(WorkbenchModel.Tab.TRANSCRIPT));
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.DIGIT3, KeyCombination.SHORTCUT_DOWN),
+                view::focusRepl);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.DIGIT4, KeyCombination.SHORTCUT_DOWN),
+                view::focusConsole);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.K, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN), model.sandbox()::check);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN), this::toggleTheme);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN), view::focusTree);
+    }
+
+    /** Switches light/dark and remembers the choice. */
+    public void toggleTheme() {
+        theme = theme.other();
+        theme.apply(scene);
+        if (state != null) {
+            state.theme(theme);
+        }
+    }
+
+    private void export(DialogService dialogs) {
+        Optional<Path> target = dialogs.askSaveFile("Export violations", "violations.json");
+        target.ifPresent(p -> model.exportViolations(p, done -> { }));
+    }
+
+    public WorkbenchModel model() {
+        return model;
+    }
+
+    public WorkbenchView view() {
+        return view;
+    }
+
+    public Scene scene() {
+        return scene;
+    }
+
+    public Theme theme() {
+        return theme;
+    }
+
+    @Override
+    public void close() {
+        if (watcher != null) {
+            try {
+                watcher.close();
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.DEBUG, "closing watcher: " + e.getMessage());
+            }
+        }
+    }
+}

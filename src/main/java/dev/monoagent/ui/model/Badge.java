@@ -1,0 +1,30 @@
+package dev.monoagent.ui.model;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * The status-bar sandbox badge: one of three levels and the exact words a reviewer reads.
+ *
+ * @param level ENFORCING (green), BLOCKED (red), UNSAFE (red, host fallback), OFF (grey), UNVERIFIED (amber)
+ * @param text  e.g. {@code Sandbox: ENFORCING (verified 10:42)}
+ */
+public record Badge(Level level, String text) {
+    private static final DateTimeFormatter HHMM = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
+
+    /** Badge levels; the view maps each to a style class. */
+    public enum Level { ENFORCING, UNVERIFIED, BLOCKED, UNSAFE, OFF }
+
+    /** The badge for an effective state, its reason, and the last passing check. */
+    public static Badge of(String effective, String reason, Instant verified) {
+        return switch (effective) {
+            case "native" -> verified == null
+                    ? new Badge(Level.UNVERIFIED, "Sandbox: NOT YET VERIFIED — run Check")
+                    : new Badge(Level.ENFORCING, "Sandbox: ENFORCING (verified " + HHMM.format(verified) + ")");
+            case "unsafe-host-process" -> new Badge(Level.UNSAFE, "UNSAFE HOST FALLBACK");
+            case "off" -> new Badge(Level.OFF, "Sandbox: OFF");
+            default -> new Badge(Level.BLOCKED, "BLOCKED — " + (reason == null ? "sandbox not proven" : reason));
+        };
+    }
+}

@@ -1,0 +1,139 @@
+package dev.monoagent.ui.model;
+
+import dev.monoagent.sandbox.Policy;
+import dev.monoagent.ui.task.TaskExecutor;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableSet;
+
+/**
+ * The repo tree: lists one directory at a time (lazily, in the background), badges protected paths with the same
+ * {@link Policy} the engine enforces, hides the engine's mount-point litter, remembers which paths changed during
+ * this session, and announces which directories need re-listing after file-system changes.
+ */
+public final class RepoTreeModel {
+
+    /**
+     * A directory whose listing changed.
+     *
+     * @param dir the directory to re-list
+     * @param seq increases with every change, so equal directories still notify
+     */
+    public record DirChange(Path dir, long seq) {}
+
+    private final Path root;
+    private final java.util.function.Supplier<Policy> policy;
+    private final TaskExecutor executor;
+    private final MountPointFilter litter;
+    private final ObservableSet<Path> changed = FXCollections.observableSet();
+    private final ReadOnlyObjectWrapper<DirChange> dirChange = new ReadOnlyObjectWrapper<>();
+    private long seq;
+
+    public RepoTreeModel(Path root, java.util.function.Supplier<Policy> policy, TaskExecutor executor) {
+        this.root = root.toAbsolutePath().normalize();
+        this.policy = policy;
+        this.executor = executor;
+        this.litter = new MountPointFilter(this.root, p -> policy.get().isProtected(p));
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** The root's own row. */
+    public FileEntry rootEntry() {
+        return new FileEntry(root, root.getFileName() == null ? root.toString() : root.getFileName().toString(), true,
+                false, -1);
+    }
+
+    /** Lists {@code dir} in the background; {@code onLoaded} gets the rows on the UI thread. */
+    public void load(Path dir, Consumer<List<FileEntry>> onLoaded) {
+        executor.submit("list " + dir, () -> list(dir), onLoaded, e -> onLoaded.accept(List.of()));
+    }
+
+    /** Lists {@code dir}: directories first, then by name; litter hidden. Blocking. */
+    public List<FileEntry> list(Path dir) throws IOException {
+        List<FileEntry> out = new ArrayList<>();
+        Policy pol = policy.get();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (IOException e) {
+                    continue;
+                }
+                if (!a.isSymbolicLink() && (a.isOther() || a.isDirectory() || a.size() == 0) && litter.hidden(p)) {
+                    continue;
+                }
+                boolean isDir = a.isDirectory();
+                out.add(new FileEntry(p, p.getFileName().toString(), isDir, pol.isProtected(p),
+                        isDir ? -1 : a.size()));
+            }
+        }
+        out.sort(Comparator.comparing((FileEntry f) -> !f.directory()).thenComparing(FileEntry::name,
+                String.CASE_INSENSITIVE_ORDER));
+        return out;
+    }
+
+    /**
+     * Takes a batch of file-system changes (from the watcher, UI thread): marks the paths changed (unless they are
+     * mount-point litter) and asks for their directories to be re-listed.
+     */
+    public void onChanges(Collection<Path> paths) {
+        Set<Path> dirs = new java.util.LinkedHashSet<>();
+        for (Path p : paths) {
+            Path n = p.toAbsolutePath().normalize();
+            if (!n.startsWith(root) || n.equals(root)) {
+                continue;
+            }
+            if (!Files.exists(n, LinkOption.NOFOLLOW_LINKS) || !MountPointFilter.looksLikeMountPoint(n)
+                    || !litter.hidden(n)) {
+                changed.add(n);
+            }
+            dirs.add(n.getParent());
+        }
+        for (Path d : dirs) {
+            dirChange.set(new DirChange(d, ++seq));
+        }
+    }
+
+    /** True when the path or anything under it changed this session. */
+    public boolean isChanged(Path p) {
+        if (changed.contains(p)) {
+            return true;
+        }
+        for (Path c : changed) {
+            if (c.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public boolean isProtected(Path p) {
+        return policy.get().isProtected(p);
+    }
+
+    /** Paths changed during this session. */
+    public ObservableSet<Path> changed() {
+        return FXCollections.unmodifiableObservableSet(changed);
+    }
+
+    public ReadOnlyObjectProperty<DirChange> dirChangeProperty() {
+        return dirChange.getReadOnlyProperty();
+    }
+}

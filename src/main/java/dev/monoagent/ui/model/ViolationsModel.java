@@ -1,0 +1,167 @@
+package dev.monoagent.ui.model;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.monoagent.common.Violation;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.transformation.FilteredList;
+
+/**
+ * The violations inspector: every violation of the session (deduplicated, since the engine feed and a command's
+ * outcome can both report the same refusal), a filter (free text + tier + kind), the selected row's detail, a jump to
+ * the transcript card of its tool call, and JSON/CSV export of the filtered rows.
+ */
+public final class ViolationsModel {
+    private final ObservableList<Violation> all = FXCollections.observableArrayList();
+    private final FilteredList<Violation> filtered = new FilteredList<>(all, v -> true);
+    private final Set<String> seen = new HashSet<>();
+    private final StringProperty filterText = new SimpleStringProperty("");
+    private final ObjectProperty<Violation.Tier> tierFilter = new SimpleObjectProperty<>();
+    private final ObjectProperty<Violation.Kind> kindFilter = new SimpleObjectProperty<>();
+    private final ReadOnlyObjectWrapper<Violation> selected = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
+    private final ReadOnlyIntegerWrapper count = new ReadOnlyIntegerWrapper();
+    private Consumer<String> jumpHandler = id -> { };
+
+    public ViolationsModel() {
+        filterText.addListener((o, a, b) -> refilter());
+        tierFilter.addListener((o, a, b) -> refilter());
+        kindFilter.addListener((o, a, b) -> refilter());
+    }
+
+    /** Adds a violation unless the same refusal was already recorded. */
+    public void add(Violation v) {
+        String key = v.time() + "|" + v.callId() + "|" + v.kind() + "|" + v.target() + "|" + v.tier();
+        if (seen.add(key)) {
+            all.add(v);
+            count.set(all.size());
+        }
+    }
+
+    public void select(Violation v) {
+        selected.set(v);
+        detail.set(v == null ? "" : describe(v));
+    }
+
+    /** Asks the transcript to show the card of the selected violation's tool call. */
+    public void jumpToCall() {
+        Violation v = selected.get();
+        if (v != null && v.callId() != null) {
+            jumpHandler.accept(v.callId());
+        }
+    }
+
+    /** Who handles {@link #jumpToCall} (the workbench wires the transcript in). */
+    public void onJump(Consumer<String> handler) {
+        this.jumpHandler = handler;
+    }
+
+    /** The filtered rows as a JSON array. */
+    public String exportJson() {
+        try {
+            ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
+            for (Violation v : filtered) {
+                java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+                r.put("time", String.valueOf(v.time()));
+                r.put("tier", v.tier().name().toLowerCase(Locale.ROOT));
+                r.put("kind", v.kind().name().toLowerCase(Locale.ROOT));
+                r.put("target", v.target());
+                r.put("tool", v.tool());
+                r.put("callId", v.callId());
+                r.put("runId", v.runId());
+                r.put("command", v.command());
+                r.put("reason", v.reason());
+                rows.add(r);
+            }
+            return m.writeValueAsString(rows);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The filtered rows as RFC 4180 CSV with a header line. */
+    public String exportCsv() {
+        StringBuilder sb = new StringBuilder("time,tier,kind,target,tool,callId,command,reason,runId\r\n");
+        for (Violation v : filtered) {
+            sb.append(String.join(",", csv(String.valueOf(v.time())), csv(v.tier().name()), csv(v.kind().name()),
+                    csv(v.target()), csv(v.tool()), csv(v.callId()), csv(v.command()), csv(v.reason()),
+                    csv(v.runId()))).append("\r\n");
+        }
+        return sb.toString();
+    }
+
+    static String csv(String s) {
+        if (s == null) {
+            return "";
+        }
+        if (s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")) {
+            return "\"" + s.replace("\"", "\"\"") + "\"";
+        }
+        return s;
+    }
+
+    private void refilter() {
+        String q = filterText.get() == null ? "" : filterText.get().toLowerCase(Locale.ROOT).trim();
+        Violation.Tier t = tierFilter.get();
+        Violation.Kind k = kindFilter.get();
+        filtered.setPredicate(v -> (t == null || v.tier() == t) && (k == null || v.kind() == k)
+                && (q.isEmpty() || haystack(v).contains(q)));
+    }
+
+    private static String haystack(Violation v) {
+        return String.join(" ", String.valueOf(v.target()), String.valueOf(v.tool()), String.valueOf(v.command()),
+                String.valueOf(v.reason()), String.valueOf(v.callId())).toLowerCase(Locale.ROOT);
+    }
+
+    private static String describe(Violation v) {
+        return "Time:     " + v.time() + "\nTier:     " + v.tier() + "\nKind:     " + v.kind()
+                + "\nTarget:   " + v.target() + "\nTool:     " + v.tool() + "\nCall:     " + v.callId()
+                + "\nRun:      " + v.runId() + "\nCommand:  " + v.command() + "\nReason:   " + v.reason();
+    }
+
+    /** Filtered rows, for the table. */
+    public ObservableList<Violation> rows() {
+        return filtered;
+    }
+
+    public StringProperty filterTextProperty() {
+        return filterText;
+    }
+
+    public ObjectProperty<Violation.Tier> tierFilterProperty() {
+        return tierFilter;
+    }
+
+    public ObjectProperty<Violation.Kind> kindFilterProperty() {
+        return kindFilter;
+    }
+
+    public ReadOnlyObjectProperty<Violation> selectedProperty() {
+        return selected.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
+    public ReadOnlyIntegerProperty countProperty() {
+        return count.getReadOnlyProperty();
+    }
+}

@@ -1,0 +1,176 @@
+package dev.monoagent.ui.model;
+
+import dev.monoagent.agent.SandboxSummary;
+import dev.monoagent.common.Event;
+import dev.monoagent.common.EventSink;
+import dev.monoagent.ui.port.SandboxPort;
+import dev.monoagent.ui.port.SandboxSnapshot;
+import dev.monoagent.ui.port.ToolRunner;
+import dev.monoagent.ui.task.EventPump;
+import dev.monoagent.ui.task.TaskExecutor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+
+/**
+ * The workbench's root view-model: owns the panel models, the session's run id and the one event pump through which
+ * every event (console calls, engine feed, checks) reaches the panels in order on the UI thread. Also answers the
+ * control endpoint's sandbox block from the last snapshot (thread-safe copy).
+ */
+public final class WorkbenchModel {
+    /** Centre tabs. */
+    public enum Tab { FILE, TRANSCRIPT, REPL, CONSOLE }
+
+    /** Shown in the prompt box until an agent loop exists in this build. */
+    public static final String NO_AGENT_TEXT = "No agent loop in this build yet — prompts cannot be sent. The command "
+            + "console and the NodeRepl console run in the sandbox without any model.";
+
+    private final Path workspace;
+    private final String runId;
+    private final TaskExecutor executor;
+    private final EventPump pump;
+    private final SandboxPort sandboxPort;
+    private final RepoTreeModel tree;
+    private final FileViewerModel viewer;
+    private final TranscriptModel transcript = new TranscriptModel();
+    private final ViolationsModel violations = new ViolationsModel();
+    private final SandboxPanelModel sandbox;
+    private final ConsoleModel commandConsole;
+    private final ConsoleModel replConsole;
+    private final ObjectProperty<Tab> tab = new SimpleObjectProperty<>(Tab.TRANSCRIPT);
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final AtomicReference<SandboxSnapshot> lastSnapshot = new AtomicReference<>();
+
+    public WorkbenchModel(Path workspace, SandboxPort sandboxPort, ToolRunner tools, TaskExecutor executor) {
+        this.workspace = workspace.toAbsolutePath().normalize();
+        this.executor = executor;
+        this.sandboxPort = sandboxPort;
+        this.runId = "session-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
+                .format(Instant.now());
+        this.pump = new EventPump(executor, this::dispatch);
+        this.tree = new RepoTreeModel(this.workspace, sandboxPort::policy, executor);
+        this.viewer = new FileViewerModel(executor);
+        this.sandbox = new SandboxPanelModel(sandboxPort, executor, pump);
+        this.commandConsole = ConsoleModel.command(tools, executor, pump, runId);
+        this.replConsole = ConsoleModel.repl(tools, executor, pump, runId);
+        violations.onJump(callId -> {
+            if (transcript.reveal(callId)) {
+                tab.set(Tab.TRANSCRIPT);
+            }
+        });
+        sandbox.snapshotProperty().addListener((o, a, b) -> lastSnapshot.set(b));
+    }
+
+    /** Starts the session: subscribes to the engine feed and reads the sandbox state. */
+    public void start() {
+        sandboxPort.subscribe(pump);
+        pump.accept(new Event.RunStarted(Instant.now(), runId, workspace.toString()));
+        sandbox.refresh();
+    }
+
+    private void dispatch(Event e) {
+        transcript.onEvent(e);
+        commandConsole.onEvent(e);
+        replConsole.onEvent(e);
+        sandbox.onEvent(e);
+        if (e instanceof Event.ToolCallFinished f && "sandbox_prepare_failed".equals(f.outcome())) {
+            // the engine refused to run something: show why right away
+            sandbox.refresh();
+        }
+        if (e instanceof Event.ViolationObserved v) {
+            violations.add(v.violation());
+        }
+    }
+
+    /** Writes the filtered violations to {@code target}: CSV when it ends in {@code .csv}, else JSON. */
+    public void exportViolations(Path target, Consumer<Path> done) {
+        String body = target.toString().toLowerCase(java.util.Locale.ROOT).endsWith(".csv")
+                ? violations.exportCsv() : violations.exportJson();
+        executor.submit("export", () -> Files.writeString(target, body), p -> {
+            message.set("Exported " + violations.rows().size() + " violations to " + target);
+            done.accept(p);
+        }, e -> message.set("Export failed: " + e.getMessage()));
+    }
+
+    /** Opens a file from the tree in the viewer tab. */
+    public void openFile(FileEntry f) {
+        if (f.directory()) {
+            return;
+        }
+        viewer.open(f.path(), f.protectedPath());
+        tab.set(Tab.FILE);
+    }
+
+    /** The sandbox block for {@code mono-agent status}; safe to call from any thread. */
+    public SandboxSummary sandboxSummary() {
+        SandboxSnapshot s = lastSnapshot.get();
+        if (s == null) {
+            return new SandboxSummary("blocked", "srt (unknown)", sandboxPort.policy().fallback().wire(), false,
+                    "sandbox state not read yet", null);
+        }
+        return new SandboxSummary(s.effective(), "srt (" + s.engine() + ")", s.fallback(), s.fallbackActive(),
+                s.reason(), s.lastVerified() == null ? null : s.lastVerified().toString());
+    }
+
+    /** The sink for events from outside (an agent loop, the engine). */
+    public EventSink events() {
+        return pump;
+    }
+
+    public Path workspace() {
+        return workspace;
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    public RepoTreeModel tree() {
+        return tree;
+    }
+
+    public FileViewerModel viewer() {
+        return viewer;
+    }
+
+    public TranscriptModel transcript() {
+        return transcript;
+    }
+
+    public ViolationsModel violations() {
+        return violations;
+    }
+
+    public SandboxPanelModel sandbox() {
+        return sandbox;
+    }
+
+    public ConsoleModel commandConsole() {
+        return commandConsole;
+    }
+
+    public ConsoleModel replConsole() {
+        return replConsole;
+    }
+
+    public ObjectProperty<Tab> tabProperty() {
+        return tab;
+    }
+
+    /** A transient message for the status bar. */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    public TaskExecutor executor() {
+        return executor;
+    }
+}

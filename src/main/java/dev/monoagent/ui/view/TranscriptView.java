@@ -1,0 +1,188 @@
+package dev.monoagent.ui.view;
+
+import dev.monoagent.common.Violation;
+import dev.monoagent.ui.model.MessageEntry;
+import dev.monoagent.ui.model.ToolCard;
+import dev.monoagent.ui.model.TranscriptEntry;
+import dev.monoagent.ui.model.TranscriptModel;
+import java.util.Locale;
+import java.util.function.Consumer;
+import javafx.beans.binding.Bindings;
+import javafx.beans.value.ChangeListener;
+import javafx.collections.ListChangeListener;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignL;
+
+/**
+ * The transcript: a virtualised list of messages and tool-call cards. A card shows the tool, its arguments, a status
+ * chip, the duration, one red marker per violation (clicking selects it in the inspector), and its output in a nested
+ * virtualised list (collapsible), so a card with a million lines costs only the visible rows.
+ */
+public final class TranscriptView extends ListView<TranscriptEntry> {
+    /** Height of the output list of an expanded card. */
+    static final double OUTPUT_HEIGHT = 220;
+
+    public TranscriptView(TranscriptModel model, java.nio.file.Path workspace, Consumer<Violation> onViolation) {
+        super(model.entries());
+        getStyleClass().add("transcript");
+        setCellFactory(lv -> new EntryCell(workspace, onViolation));
+        model.revealedProperty().addListener((o, a, card) -> {
+            if (card != null) {
+                scrollTo(card);
+                getSelectionModel().select(card);
+            }
+        });
+        // follow the tail while the reviewer is looking at the end
+        model.entries().addListener((ListChangeListener<TranscriptEntry>) c -> {
+            int n = model.entries().size();
+            if (n > 0 && (getSelectionModel().isEmpty() || getSelectionModel().getSelectedIndex() >= n - 2)) {
+                scrollTo(n - 1);
+            }
+        });
+    }
+
+    private static final class EntryCell extends ListCell<TranscriptEntry> {
+        private final Consumer<Violation> onViolation;
+        private final java.nio.file.Path workspace;
+        private ToolCard bound;
+        private ChangeListener<Object> refresher;
+        private ListChangeListener<Violation> violationsListener;
+        private ListChangeListener<String> follower;
+
+        EntryCell(java.nio.file.Path workspace, Consumer<Violation> onViolation) {
+            this.workspace = workspace;
+            this.onViolation = onViolation;
+            getStyleClass().add("entry-cell");
+        }
+
+        @Override
+        protected void updateItem(TranscriptEntry e, boolean empty) {
+            super.updateItem(e, empty);
+            unbind();
+            setText(null);
+            if (empty || e == null) {
+                setGraphic(null);
+                return;
+            }
+            if (e instanceof MessageEntry m) {
+                Label l = new Label();
+                l.textProperty().bind(m.textProperty());
+                l.setWrapText(true);
+                l.getStyleClass().addAll("message", "message-" + m.role().name().toLowerCase(Locale.ROOT));
+                l.setMaxWidth(Double.MAX_VALUE);
+                l.prefWidthProperty().bind(widthProperty().subtract(30));
+                setGraphic(l);
+            } else if (e instanceof ToolCard c) {
+                bound = c;
+                setGraphic(card(c));
+                refresher = (o, a, b) -> {
+                    if (bound == c) {
+                        setGraphic(card(c));
+                    }
+                };
+                c.statusProperty().addListener(refresher);
+                c.expandedProperty().addListener(refresher);
+                violationsListener = ch -> {
+                    if (bound == c) {
+                        setGraphic(card(c));
+                    }
+                };
+                c.violations().addListener(violationsListener);
+            }
+        }
+
+        private void unbind() {
+            if (bound != null && refresher != null) {
+                bound.statusProperty().removeListener(refresher);
+                bound.expandedProperty().removeListener(refresher);
+                bound.violations().removeListener(violationsListener);
+            }
+            if (bound != null && follower != null) {
+                bound.outputLines().removeListener(follower);
+            }
+            bound = null;
+            refresher = null;
+            violationsListener = null;
+            follower = null;
+        }
+
+        private VBox card(ToolCard c) {
+            String status = c.statusProperty().get();
+            Label tool = new Label(c.tool(), Icons.of("NodeRepl".equals(c.tool())
+                    ? MaterialDesignL.LANGUAGE_JAVASCRIPT : MaterialDesignC.CONSOLE, "tool-icon"));
+            tool.getStyleClass().add("card-tool");
+            Label args = new Label(c.args());
+            args.getStyleClass().add("card-args");
+            args.setMaxWidth(600);
+            Label chip = new Label(status);
+            chip.getStyleClass().addAll("status-chip", ToolCard.RUNNING.equals(status) ? "running"
+                    : "ok".equals(status) ? "ok" : "failed");
+            long ms = c.durationMsProperty().get();
+            Label dur = new Label(ms < 0 ? "" : ms + " ms");
+            dur.getStyleClass().add("card-duration");
+            Region spacer = new Region();
+            HBox.setHgrow(spacer, Priority.ALWAYS);
+            ToggleButton toggle = new ToggleButton(c.expandedProperty().get() ? "Hide output" : "Show output");
+            toggle.setSelected(c.expandedProperty().get());
+            toggle.setOnAction(ev -> c.expandedProperty().set(toggle.isSelected()));
+            Label count = new Label();
+            count.textProperty().bind(Bindings.size(c.outputLines()).asString("%,d lines"));
+            count.getStyleClass().add("card-duration");
+            HBox header = new HBox(8, tool, args, spacer, count, dur, chip, toggle);
+            header.getStyleClass().add("card-header");
+            VBox box = new VBox(4, header);
+            box.getStyleClass().add("tool-card");
+            box.setUserData(c.callId());
+            if (!c.violations().isEmpty()) {
+                FlowPane markers = new FlowPane(6, 4);
+                for (Violation v : c.violations()) {
+                    String what = v.kind().name().toLowerCase(Locale.ROOT) + " denied: "
+                            + ViolationsView.relative(workspace, v.target());
+                    Button b = new Button(what,
+                            Icons.of(MaterialDesignA.ALERT_OCTAGON, "violation-icon"));
+                    b.getStyleClass().add("violation-marker");
+                    b.setOnAction(ev -> onViolation.accept(v));
+                    markers.getChildren().add(b);
+                }
+                box.getChildren().add(markers);
+            }
+            if (!status.equals("ok") && !status.equals(ToolCard.RUNNING) && !c.resultTextProperty().get().isEmpty()) {
+                Label err = new Label(c.resultTextProperty().get());
+                err.getStyleClass().add("card-error");
+                err.setWrapText(true);
+                box.getChildren().add(err);
+            }
+            if (c.expandedProperty().get()) {
+                ListView<String> out = new ListView<>(c.outputLines());
+                out.getStyleClass().add("card-output");
+                out.setFixedCellSize(18);
+                out.prefHeightProperty().bind(Bindings.min(OUTPUT_HEIGHT,
+                        Bindings.size(c.outputLines()).multiply(18).add(20)));
+                out.setMinHeight(Region.USE_PREF_SIZE);
+                box.getChildren().add(out);
+                if (follower != null) {
+                    c.outputLines().removeListener(follower);
+                    follower = null;
+                }
+                if (ToolCard.RUNNING.equals(status)) {
+                    follower = TailFollower.follow(out, c.outputLines());
+                }
+            }
+            Label callId = new Label(c.callId());
+            callId.getStyleClass().add("card-callid");
+            header.getChildren().add(1, callId);
+            return box;
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.monoagent.ui.view;
+
+import dev.monoagent.common.Violation;
+import dev.monoagent.ui.model.ViolationsModel;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignE;
+
+/**
+ * The violations inspector: filter bar (text, tier, kind), a live table, the selected row's detail, "Jump to call"
+ * and export. The table shows the model's filtered list; selection drives the model.
+ */
+public final class ViolationsView extends BorderPane {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS")
+            .withZone(ZoneId.systemDefault());
+
+    private final TableView<Violation> table = new TableView<>();
+
+    public ViolationsView(ViolationsModel model, java.nio.file.Path workspace, Runnable onExport) {
+        getStyleClass().add("violations");
+        Label title = new Label("Violations", Icons.of(MaterialDesignA.ALERT_OCTAGON, "title-icon"));
+        title.getStyleClass().add("panel-title");
+        Label count = new Label();
+        count.textProperty().bind(model.countProperty().asString("(%d)"));
+        TextField filter = new TextField();
+        filter.setPromptText("Filter target, command, reason…");
+        filter.textProperty().bindBidirectional(model.filterTextProperty());
+        ComboBox<Violation.Tier> tier = new ComboBox<>(FXCollections.observableArrayList(Violation.Tier.values()));
+        tier.getItems().add(0, null);
+        tier.setPromptText("any tier");
+        tier.valueProperty().bindBidirectional(model.tierFilterProperty());
+        ComboBox<Violation.Kind> kind = new ComboBox<>(FXCollections.observableArrayList(Violation.Kind.values()));
+        kind.getItems().add(0, null);
+        kind.setPromptText("any kind");
+        kind.valueProperty().bindBidirectional(model.kindFilterProperty());
+        Button jump = new Button("Jump to call");
+        jump.setId("violation-jump");
+        jump.setOnAction(e -> model.jumpToCall());
+        jump.disableProperty().bind(model.selectedProperty().isNull());
+        Button export = new Button("Export…", Icons.of(MaterialDesignE.EXPORT, "export-icon"));
+        export.setOnAction(e -> onExport.run());
+        HBox.setHgrow(filter, Priority.ALWAYS);
+        HBox bar = new HBox(6, title, count, filter, tier, kind, jump, export);
+        bar.getStyleClass().add("toolbar-row");
+
+        table.setId("violations-table");
+        table.setItems(model.rows());
+        table.setPlaceholder(new Label("No violations — nothing was denied so far."));
+        table.getColumns().add(col("Time", 95, v -> TIME.format(v.time())));
+        table.getColumns().add(col("Tier", 80, v -> v.tier().name().toLowerCase()));
+        table.getColumns().add(col("Kind", 75, v -> v.kind().name().toLowerCase()));
+        table.getColumns().add(col("Target", 160, v -> relative(workspace, v.target())));
+        table.getColumns().add(col("Tool", 70, Violation::tool));
+        table.getColumns().add(col("Call", 130, Violation::callId));
+        table.getColumns().add(col("Command", 200, Violation::command));
+        table.getColumns().add(col("Reason", 240, Violation::reason));
+        table.getSelectionModel().selectedItemProperty().addListener((o, a, v) -> model.select(v));
+        table.setOnMouseClicked(e -> {
+            if (e.getClickCount() == 2) {
+                model.jumpToCall();
+            }
+        });
+        model.selectedProperty().addListener((o, a, v) -> {
+            if (v != null && table.getSelectionModel().getSelectedItem() != v) {
+                table.getSelectionModel().select(v);
+                table.scrollTo(v);
+            }
+        });
+        TextArea detail = new TextArea();
+        detail.setEditable(false);
+        detail.textProperty().bind(model.detailProperty());
+        detail.getStyleClass().add("violation-detail");
+        SplitPane split = new SplitPane(table, detail);
+        split.setDividerPositions(0.72);
+        setTop(bar);
+        setCenter(split);
+    }
+
+    /** Workspace paths are shown relative ({@code .env}); the detail pane keeps the full target. */
+    static String relative(java.nio.file.Path workspace, String target) {
+        if (target == null || !target.startsWith("/")) {
+            return target;
+        }
+        try {
+            java.nio.file.Path t = java.nio.file.Path.of(target);
+            return t.startsWith(workspace) && !t.equals(workspace) ? workspace.relativize(t).toString() : target;
+        } catch (java.nio.file.InvalidPathException e) {
+            return target;
+        }
+    }
+
+    private static TableColumn<Violation, String> col(String name, double width, Function<Violation, String> f) {
+        TableColumn<Violation, String> c = new TableColumn<>(name);
+        c.setPrefWidth(width);
+        c.setCellValueFactory(cd -> new ReadOnlyStringWrapper(cd.getValue() == null ? "" : f.apply(cd.getValue())));
+        return c;
+    }
+
+    public TableView<Violation> table() {
+        return table;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.monoagent.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InstanceTest {
+    @TempDir
+    Path ws;
+
+    private final ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+    private final AtomicInteger focused = new AtomicInteger();
+    private final AtomicInteger stopped = new AtomicInteger();
+
+    @AfterEach
+    void tearDown() {
+        pool.shutdownNow();
+    }
+
+    private InstanceHandler handler() {
+        SandboxSummary sb = new SandboxSummary("native", "srt (present)", "fail-closed", false, null, null);
+        return new InstanceHandler() {
+            @Override public InstanceStatus status() {
+                return new InstanceStatus(ws.toString(), ws.resolve("mono-agent.config.json").toString(), 42,
+                        "2026-11-29T10:00:00Z", "window", "sock", sb);
+            }
+            @Override public void focus() { focused.incrementAndGet(); }
+            @Override public void stop() { stopped.incrementAndGet(); }
+        };
+    }
+
+    @Test
+    void firstAcquireOwnsWorkspaceAndServesStatus() throws Exception {
+        Instance.Acquisition a = Instance.acquire(ws, handler(), pool);
+        try (Instance i = assertInstanceOf(Instance.Acquired.class, a).instance()) {
+            Optional<InstanceStatus> s = ControlClient.forWorkspace(ws).status();
+            assertTrue(s.isPresent());
+            assertEquals(List.of("effective: native", "engine: srt (present)", "fallback: fail-closed",
+                    "fallback active: no"), s.get().sandbox().lines());
+            assertEquals(i.endpoint(), ControlEndpoint.socketPath(ws));
+        }
+    }
+
+    @Test
+    void secondAcquireReportsTheRunningInstance() throws Exception {
+        try (Instance i = ((Instance.Acquired) Instance.acquire(ws, handler(), pool)).instance()) {
+            Instance.Acquisition b = Instance.acquire(ws, handler(), pool);
+            Instance.AlreadyRunning r = assertInstanceOf(Instance.AlreadyRunning.class, b);
+            assertEquals(42, r.status().orElseThrow().pid());
+        }
+    }
+
+    @Test
+    void focusAndStopReachTheHandler() throws Exception {
+        try (Instance i = ((Instance.Acquired) Instance.acquire(ws, handler(), pool)).instance()) {
+            ControlClient c = ControlClient.forWorkspace(ws);
+            assertTrue(c.focus().isPresent());
+            assertTrue(c.stop().isPresent());
+            assertEquals(1, focused.get());
+            assertEquals(1, stopped.get());
+        }
+    }
+
+    @Test
+    void closedInstanceFreesWorkspaceAndRemovesSocket() throws Exception {
+        ((Instance.Acquired) Instance.acquire(ws, handler(), pool)).instance().close();
+        assertFalse(Files.exists(ControlEndpoint.socketPath(ws)));
+        assertTrue(ControlClient.forWorkspace(ws).status().isEmpty());
+        try (Instance again = ((Instance.Acquired) Instance.acquire(ws, handler(), pool)).instance()) {
+            assertTrue(ControlClient.forWorkspace(ws).status().isPresent());
+        }
+    }
+
+    @Test
+    void staleSocketFileIsReplaced() throws Exception {
+        Path sock = ControlEndpoint.socketPath(ws);
+        Files.createDirectories(sock.getParent());
+        Files.writeString(sock, "stale");
+        try (Instance i = ((Instance.Acquired) Instance.acquire(ws, handler(), pool)).instance()) {
+            assertTrue(ControlClient.forWorkspace(ws).status().isPresent());
+        }
+    }
+
+    @Test
+    void endpointIsOwnerOnly() throws Exception {
+        try (Instance i = ((Instance.Acquired) Instance.acquire(ws, handler(), pool)).instance()) {
+            assertEquals("rwx------", PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(i.endpoint().getParent())));
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(i.endpoint())));
+        }
+    }
+
+    @Test
+    void deepWorkspaceUsesShortSocketPath() {
+        Path deep = ws.resolve("a".repeat(60)).resolve("b".repeat(60));
+        Path sock = ControlEndpoint.socketPath(deep);
+        assertTrue(sock.toString().length() <= ControlEndpoint.MAX_SOCKET_PATH, sock.toString());
+        assertEquals(sock, ControlEndpoint.socketPath(deep));
+    }
+
+    @Test
+    void relaunchCommandRerunsTheSameClassPath() {
+        List<String> argv = InstanceLauncher.relaunchCommand("dev.monoagent.cli.Main", List.of("start"));
+        assertTrue(argv.get(0).endsWith("java"), argv.toString());
+        assertEquals(System.getProperty("java.class.path"), argv.get(argv.indexOf("-cp") + 1));
+        assertEquals(List.of("dev.monoagent.cli.Main", "start"), argv.subList(argv.size() - 2, argv.size()));
+    }
+
+    @Test
+    void nothingRunningMeansEmptyStatus() {
+        assertTrue(InstanceLauncher.status(ws).isEmpty());
+        assertTrue(InstanceLauncher.stop(ws, java.time.Duration.ofMillis(10)).isEmpty());
+    }
+}

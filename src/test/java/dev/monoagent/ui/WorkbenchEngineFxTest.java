@@ -1,0 +1,210 @@
+package dev.monoagent.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.common.Violation;
+import dev.monoagent.sandbox.ExecOutcome;
+import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.sandbox.Sandbox;
+import dev.monoagent.ui.model.ConsoleLine;
+import dev.monoagent.ui.model.FileEntry;
+import dev.monoagent.ui.model.ProbeRow;
+import dev.monoagent.ui.model.ToolCard;
+import dev.monoagent.ui.model.WorkbenchModel;
+import dev.monoagent.ui.port.EngineSandbox;
+import dev.monoagent.ui.port.ToolsRunner;
+import dev.monoagent.ui.task.FxTaskExecutor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TreeItem;
+import javafx.scene.control.TreeView;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The workbench over the REAL engine (srt + bubblewrap via the sandbox facade, the tools facade for the consoles),
+ * headless on Monocle: the reviewer's flow end to end, including the engine's real mount points while the REPL runs
+ * and the engine disappearing mid-session.
+ */
+@ExtendWith(ApplicationExtension.class)
+class WorkbenchEngineFxTest {
+    static {
+        System.setProperty("headless.geometry", "1280x800-32");
+    }
+
+    private Path ws;
+    private HostEnv env;
+    private Workbench wb;
+    private FxTaskExecutor executor;
+    private EngineSandbox engine;
+    private ToolsRunner tools;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        Path root = Files.createTempDirectory("mono-ui-it-").toRealPath();
+        env = RealEngine.env(root);
+        ws = Files.createDirectories(root.resolve("demo-repo"));
+        Files.createDirectories(ws.resolve(".git/hooks"));
+        Files.writeString(ws.resolve(".git/config"), "[core]\n");
+        Files.writeString(ws.resolve(".env"), "API_TOKEN=do-not-leak\n");
+        Files.createDirectories(ws.resolve("src"));
+        Files.writeString(ws.resolve("src/app.js"), "const port = 8080;\n");
+        Files.writeString(ws.resolve("README.md"), "# demo\n");
+        Files.createDirectories(ws.resolve(".mono-agent"));
+        var cfg = RealEngine.config(ws);
+        engine = new EngineSandbox(cfg, sink -> Sandbox.open(cfg, sink, env));
+        tools = new ToolsRunner(cfg, engine);
+        executor = new FxTaskExecutor();
+        wb = Workbench.open(stage, ws, engine, tools, executor, new WorkbenchFxTest.RecordingDialogs(), true, null);
+        stage.setWidth(1280);
+        stage.setHeight(800);
+        stage.show();
+    }
+
+    @AfterEach
+    void tearDown() {
+        wb.close();
+        tools.close();
+        engine.close();
+        executor.shutdown();
+    }
+
+    private static void waitUntil(int seconds, BooleanSupplier cond) throws TimeoutException {
+        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, cond::getAsBoolean);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    private List<String> rootNames(FxRobot robot) {
+        TreeView<FileEntry> tree = robot.lookup("#repo-tree").queryAs(TreeView.class);
+        List<String> names = new ArrayList<>();
+        for (TreeItem<FileEntry> c : tree.getRoot().getChildren()) {
+            names.add(c.getValue().name());
+        }
+        return names;
+    }
+
+    private void run(FxRobot robot, String tab, String inputId, String text) {
+        robot.clickOn(tab);
+        robot.clickOn(inputId);
+        robot.interact(() -> robot.lookup(inputId).queryAs(TextArea.class).setText(text));
+        robot.type(KeyCode.ENTER);
+    }
+
+    private static ConsoleLine last(List<ConsoleLine> lines) {
+        return lines.get(lines.size() - 1);
+    }
+
+    @Test
+    void reviewerFlowWithTheRealSandbox(FxRobot robot) throws Exception {
+        List<String> expected = List.of(".git", ".mono-agent", "src", ".env", "README.md");
+        waitUntil(20, () -> rootNames(robot).equals(expected));
+        assertTrue(robot.lookup(".protected-badge").queryAll().size() >= 2, "badges on .mono-agent and .env");
+
+        // Check: every probe row, ENFORCING
+        Label badge = robot.lookup("#sandbox-badge").queryAs(Label.class);
+        waitUntil(30, () -> wb.model().sandbox().snapshotProperty().get() != null);
+        robot.clickOn("#sandbox-check");
+        ListView<ProbeRow> probes = robot.lookup("#probe-list").queryAs(ListView.class);
+        waitUntil(60, () -> !wb.model().sandbox().runningProperty().get() && !probes.getItems().isEmpty());
+        assertTrue(probes.getItems().size() >= 5, probes.getItems().toString());
+        assertTrue(probes.getItems().stream().allMatch(p -> p.state() == ProbeRow.State.PASS),
+                probes.getItems().toString());
+        assertTrue(badge.getText().startsWith("Sandbox: ENFORCING (verified "), badge.getText());
+
+        // denied write → violation row → transcript card with the inline marker
+        run(robot, "Command console", "#bash-input", "echo x >> .env");
+        TableView<Violation> table = robot.lookup("#violations-table").queryAs(TableView.class);
+        waitUntil(30, () -> table.getItems().stream().anyMatch(v -> v.target() != null
+                && v.target().endsWith(".env")));
+        Violation v = table.getItems().stream().filter(x -> x.target().endsWith(".env")).findFirst().orElseThrow();
+        ToolCard card = wb.model().transcript().card(v.callId());
+        assertTrue(card.violations().contains(v));
+        assertEquals("API_TOKEN=do-not-leak\n", Files.readString(ws.resolve(".env")), "the secret is unchanged");
+        robot.interact(() -> table.getSelectionModel().select(v));
+        robot.clickOn("#violation-jump");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(WorkbenchModel.Tab.TRANSCRIPT, wb.model().tabProperty().get());
+        assertTrue(robot.lookup(".violation-marker").queryAll().stream()
+                .anyMatch(n -> ((Labeled) n).getText().contains(".env")));
+
+        // NodeRepl: state persists in the run's sandboxed REPL
+        run(robot, "NodeRepl", "#noderepl-input", "const n = 40");
+        waitUntil(60, () -> !wb.model().replConsole().busyProperty().get()
+                && wb.model().replConsole().lines().size() >= 2);
+        run(robot, "NodeRepl", "#noderepl-input", "n + 2");
+        waitUntil(60, () -> wb.model().replConsole().lines().stream().anyMatch(l -> l.text().trim().equals("42")));
+
+        // README screenshot: the transcript with the denied write's card, the probes, the violation selected
+        robot.interact(() -> {
+            wb.model().tabProperty().set(WorkbenchModel.Tab.TRANSCRIPT);
+            table.getSelectionModel().select(v);
+            wb.model().transcript().reveal(v.callId());
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.interact(() -> {
+            try {
+                Snapshots.writePng(wb.scene().getRoot(), Path.of(System.getProperty("monoagent.projectDir", "."),
+                        "docs", "screenshots", "workbench.png"));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+
+        // the REPL keeps srt's mount points on the host: the tree still shows no litter
+        robot.interact(() -> wb.model().tree().onChanges(List.of(ws.resolve(".bashrc"), ws.resolve(".vscode"))));
+        Thread.sleep(300);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(expected, rootNames(robot));
+
+        // the engine disappears: the console fails closed and the badge turns red
+        RealEngine.remove(env);
+        run(robot, "Command console", "#bash-input", "echo hi");
+        waitUntil(30, () -> wb.model().commandConsole().lines().stream()
+                .anyMatch(l -> l.kind() == ConsoleLine.Kind.ERROR && l.text().startsWith("sandbox_prepare_failed")));
+        assertEquals("sandbox_prepare_failed: " + ExecOutcome.FAIL_CLOSED_TEXT,
+                last(wb.model().commandConsole().lines()).text());
+        waitUntil(30, () -> badge.getText().startsWith("BLOCKED"));
+        assertTrue(badge.getStyleClass().contains("badge-blocked"));
+        assertFalse(wb.model().commandConsole().busyProperty().get());
+    }
+
+    @Test
+    void longCommandKeepsTheWindowResponsiveAndStopEndsIt(FxRobot robot) throws Exception {
+        waitUntil(30, () -> wb.model().sandbox().snapshotProperty().get() != null);
+        run(robot, "Command console", "#bash-input", "sleep 10");
+        waitUntil(10, () -> wb.model().commandConsole().busyProperty().get());
+        for (int i = 0; i < 5; i++) {
+            long t0 = System.nanoTime();
+            robot.interact(() -> { });
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 500, "UI thread answered in " + ms + " ms while the command runs");
+            Thread.sleep(100);
+        }
+        long t0 = System.nanoTime();
+        robot.clickOn("Stop");
+        waitUntil(10, () -> !wb.model().commandConsole().busyProperty().get());
+        assertTrue((System.nanoTime() - t0) / 1_000_000 < 8000, "stopped before the command would have ended");
+        ToolCard card = (ToolCard) wb.model().transcript().entries().stream().filter(e -> e instanceof ToolCard)
+                .reduce((a, b) -> b).orElseThrow();
+        assertFalse(ToolCard.RUNNING.equals(card.statusProperty().get()));
+    }
+}

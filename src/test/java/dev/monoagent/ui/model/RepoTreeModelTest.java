@@ -1,0 +1,102 @@
+package dev.monoagent.ui.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.ui.port.PolicyFactory;
+import dev.monoagent.ui.task.DirectTaskExecutor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RepoTreeModelTest {
+    @TempDir
+    Path ws;
+
+    @BeforeEach
+    void files() throws Exception {
+        Files.createDirectories(ws.resolve("src/lib"));
+        Files.createDirectories(ws.resolve(".git/hooks"));
+        Files.writeString(ws.resolve(".git/config"), "[core]\n");
+        Files.writeString(ws.resolve(".env"), "TOKEN=secret\n");
+        Files.writeString(ws.resolve("README.md"), "# hi\n");
+        Files.writeString(ws.resolve("src/lib/.env.production"), "X=1\n");
+        Files.writeString(ws.resolve("src/a.js"), "1\n");
+    }
+
+    private RepoTreeModel model() {
+        return new RepoTreeModel(ws, () -> PolicyFactory.defaults(ws), new DirectTaskExecutor());
+    }
+
+    private static List<String> names(List<FileEntry> l) {
+        return l.stream().map(FileEntry::name).toList();
+    }
+
+    @Test
+    void listsDirectoriesFirstWithProtectedBadges() throws Exception {
+        RepoTreeModel m = model();
+        List<FileEntry> root = m.list(ws);
+        assertEquals(List.of(".git", "src", ".env", "README.md"), names(root));
+        assertTrue(root.get(2).protectedPath());
+        assertFalse(root.get(3).protectedPath());
+        List<FileEntry> git = m.list(ws.resolve(".git"));
+        assertTrue(git.stream().allMatch(FileEntry::protectedPath), git.toString());
+        assertTrue(m.list(ws.resolve("src/lib")).get(0).protectedPath());
+    }
+
+    @Test
+    void engineMountPointsThatAppearAfterOpenAreHidden() throws Exception {
+        RepoTreeModel m = model();
+        // what srt leaves on the host while a command runs: 0-byte read-only files and empty read-only dirs
+        for (String n : List.of(".bashrc", ".gitconfig", ".mcp.json")) {
+            Path p = Files.createFile(ws.resolve(n));
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("r--r--r--"));
+        }
+        Path vscode = Files.createDirectory(ws.resolve(".vscode"));
+        Files.setPosixFilePermissions(vscode, PosixFilePermissions.fromString("r-xr-xr-x"));
+        Files.writeString(ws.resolve("new.txt"), "real\n");
+        Files.createFile(ws.resolve("empty-but-writable.txt"));
+        assertEquals(List.of(".git", "src", ".env", "empty-but-writable.txt", "new.txt", "README.md"),
+                names(m.list(ws)));
+    }
+
+    @Test
+    void readOnlyEmptyFileThatExistedAtOpenIsShown() throws Exception {
+        Path p = Files.createFile(ws.resolve(".profile"));
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("r--r--r--"));
+        assertTrue(names(model().list(ws)).contains(".profile"));
+    }
+
+    @Test
+    void changesMarkPathsAndAncestorsAndRequestRelisting() throws Exception {
+        RepoTreeModel m = model();
+        Path f = Files.writeString(ws.resolve("src/a.js"), "2\n");
+        m.onChanges(List.of(f));
+        assertTrue(m.isChanged(f));
+        assertTrue(m.isChanged(ws.resolve("src")));
+        assertFalse(m.isChanged(ws.resolve("README.md")));
+        assertEquals(ws.resolve("src"), m.dirChangeProperty().get().dir());
+    }
+
+    @Test
+    void mountPointLitterIsNotMarkedChanged() throws Exception {
+        RepoTreeModel m = model();
+        Path p = Files.createFile(ws.resolve(".bashrc"));
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("r--r--r--"));
+        m.onChanges(List.of(p));
+        assertFalse(m.isChanged(p));
+    }
+
+    @Test
+    void loadDeliversRowsThroughTheExecutor() {
+        RepoTreeModel m = model();
+        List<List<FileEntry>> got = new java.util.ArrayList<>();
+        m.load(ws.resolve("src"), got::add);
+        assertEquals(List.of("lib", "a.js"), names(got.get(0)));
+    }
+}

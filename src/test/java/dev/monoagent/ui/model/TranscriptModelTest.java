@@ -1,0 +1,63 @@
+package dev.monoagent.ui.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.common.Event;
+import dev.monoagent.common.Violation;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TranscriptModelTest {
+    private final Instant t = Instant.parse("2026-11-29T10:00:00Z");
+    private final TranscriptModel m = new TranscriptModel();
+
+    @Test
+    void assistantDeltasGrowOneMessageUntilSomethingElseHappens() {
+        m.onEvent(new Event.UserMessage(t, "r", "hi"));
+        m.onEvent(new Event.AssistantDelta(t, "r", "Hel"));
+        m.onEvent(new Event.AssistantDelta(t, "r", "lo"));
+        m.onEvent(new Event.ToolCallStarted(t, "r", "c1", "Read", "{}"));
+        m.onEvent(new Event.AssistantDelta(t, "r", "Done"));
+        assertEquals(4, m.entries().size());
+        assertEquals("Hello", ((MessageEntry) m.entries().get(1)).textProperty().get());
+        assertEquals("Done", ((MessageEntry) m.entries().get(3)).textProperty().get());
+    }
+
+    @Test
+    void cardCollectsOutputStatusDurationAndViolations() {
+        m.onEvent(new Event.ToolCallStarted(t, "r", "c1", "Bash", "{\"command\":\"x\"}"));
+        m.onEvent(new Event.ToolOutput(t, "r", "c1", "a\nb"));
+        Violation v = new Violation(t, Violation.Tier.OBSERVED, Violation.Kind.NETWORK, "r", "c1", "Bash", "x",
+                "example.com:443", "blocked");
+        m.onEvent(new Event.ViolationObserved(t, v));
+        m.onEvent(new Event.ToolCallFinished(t, "r", "c1", "Bash", "exit 7", "boom", 12));
+        ToolCard c = m.card("c1");
+        assertEquals(List.of("a", "b"), c.outputLines());
+        assertEquals("exit 7", c.statusProperty().get());
+        assertEquals(12, c.durationMsProperty().get());
+        assertEquals(List.of(v), c.violations());
+    }
+
+    @Test
+    void violationWithoutACallBecomesASystemLine() {
+        m.onEvent(new Event.ViolationObserved(t, new Violation(t, Violation.Tier.DETECTED, Violation.Kind.WRITE,
+                null, null, "scan", "", ".env.local", "quarantined")));
+        assertTrue(((MessageEntry) m.entries().get(0)).textProperty().get().contains(".env.local"));
+    }
+
+    @Test
+    void repeatedSandboxStateIsShownOnce() {
+        m.onEvent(new Event.SandboxStateChanged(t, "native", null));
+        m.onEvent(new Event.SandboxStateChanged(t, "native", null));
+        m.onEvent(new Event.SandboxStateChanged(t, "blocked", "gone"));
+        assertEquals(2, m.entries().size());
+    }
+
+    @Test
+    void revealUnknownCallIsRefused() {
+        assertFalse(m.reveal("nope"));
+    }
+}
