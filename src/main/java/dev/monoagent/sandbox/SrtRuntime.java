@@ -417,22 +417,38 @@ public final class SrtRuntime {
         if (root == null || !Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
-                    Files.delete(f);
-                    return FileVisitResult.CONTINUE;
-                }
+        // two passes, never stopping at the first failure: a sandbox that just exited may still be releasing files
+        for (int pass = 0; pass < 2 && Files.exists(root, LinkOption.NOFOLLOW_LINKS); pass++) {
+            try {
+                Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
+                        try {
+                            Files.delete(f);
+                        } catch (IOException ignored) {
+                            // retried in the next pass
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
 
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.delete(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException ignored) {
-            // best effort for our own staging/temp dirs
+                    @Override
+                    public FileVisitResult visitFileFailed(Path f, IOException e) {
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path d, IOException e) {
+                        try {
+                            Files.delete(d);
+                        } catch (IOException ignored) {
+                            // not empty yet: retried in the next pass
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (IOException ignored) {
+                // best effort for our own staging/temp dirs
+            }
         }
     }
 }
