@@ -7,6 +7,7 @@ import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.ModelRef;
 import dev.monoagent.config.MonoConfig;
 import dev.monoagent.config.Presets;
+import dev.monoagent.sandbox.SandboxStatus;
 import dev.monoagent.tools.ToolPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,11 +26,6 @@ import java.util.regex.Pattern;
  * Only {@code error} blocks a start; {@code waiting} means "structurally valid, needs attention".
  */
 public final class Doctor {
-    /** The contract's unsafe-fallback warning, printed by start, status and validate. */
-    public static final String UNSAFE_WARNING = "WARNING: Unsafe sandbox fallback is active: all sandbox "
-            + "roots/denyWrite entries are inert; commands run unsandboxed.";
-    /** The contract's detail for {@code sandbox.mode: off}. */
-    public static final String SANDBOX_OFF = "Sandbox is off; commands run without mono-agent sandbox wrapping.";
 
     private static final Pattern SECRET_VALUE = Pattern.compile(
             "(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|ghp_[A-Za-z0-9]{20,}|xox[bap]-[A-Za-z0-9-]{10,}"
@@ -202,12 +198,12 @@ public final class Doctor {
     static Section sandbox(LoadedConfig lc, SandboxVerdict v) {
         MonoConfig.Sandbox sb = lc.config().sandbox();
         if (sb.mode() == SandboxMode.OFF) {
-            return new Section("sandbox", "Sandbox", Status.DISABLED, List.of(SANDBOX_OFF));
+            return new Section("sandbox", "Sandbox", Status.DISABLED, List.of(SandboxStatus.OFF_DETAIL));
         }
         List<String> lines = new ArrayList<>();
         lines.add("mode: native, network: " + sb.network().mode().wire() + ", fallback: " + sb.fallback().wire());
         if (sb.unsafeFallbackAllowed()) {
-            lines.add(UNSAFE_WARNING);
+            lines.add(SandboxStatus.UNSAFE_WARNING);
         }
         if (v.proven()) {
             lines.addAll(v.details());

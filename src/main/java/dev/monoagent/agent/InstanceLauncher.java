@@ -92,8 +92,13 @@ public final class InstanceLauncher {
     public static List<String> relaunchCommand(String mainClass, List<String> args) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> argv = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-cp",
-                System.getProperty("java.class.path"), mainClass));
+        List<String> argv = new ArrayList<>(List.of(java, "-XX:+UseSerialGC"));
+        // the engine cache override travels with the instance, so it proves the same engine this CLI sees
+        String cache = System.getProperty("monoagent.cacheDir");
+        if (cache != null && !cache.isBlank()) {
+            argv.add("-Dmonoagent.cacheDir=" + cache);
+        }
+        argv.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         argv.addAll(args);
         return argv;
     }

@@ -1,5 +1,6 @@
 package dev.monoagent.agent;
 
+import dev.monoagent.sandbox.SandboxStatus;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,13 +18,6 @@ import java.util.List;
 public record SandboxSummary(String effective, String engine, String fallback, boolean fallbackActive, String detail,
                              String lastVerified) {
 
-    /** Printed by start/status/validate whenever the unsafe fallback is active. */
-    public static final String UNSAFE_WARNING = "WARNING: Unsafe sandbox fallback is active: all sandbox roots/denyWrite"
-            + " entries are inert; commands run unsandboxed.";
-
-    /** Detail line for {@code sandbox.mode: off}. */
-    public static final String OFF_DETAIL = "Sandbox is off; commands run without mono-agent sandbox wrapping.";
-
     /** The block's lines, without a heading. */
     public List<String> lines() {
         List<String> out = new ArrayList<>();
@@ -38,7 +32,7 @@ public record SandboxSummary(String effective, String engine, String fallback, b
             out.add("detail: " + detail);
         }
         if (fallbackActive) {
-            out.add(UNSAFE_WARNING);
+            out.add(SandboxStatus.UNSAFE_WARNING);
         }
         return out;
     }

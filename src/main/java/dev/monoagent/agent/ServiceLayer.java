@@ -64,7 +64,7 @@ public final class ServiceLayer implements AutoCloseable {
     /** The status block in the contract's words, from the engine's status record. */
     public static SandboxSummary summary(SandboxStatus s) {
         return new SandboxSummary(s.effective(), s.engine(), s.fallback(), s.fallbackActive(),
-                "off".equals(s.effective()) ? SandboxSummary.OFF_DETAIL : s.reason(),
+                "off".equals(s.effective()) ? SandboxStatus.OFF_DETAIL : s.reason(),
                 s.lastVerified() == null ? null : s.lastVerified().toString());
     }
 
@@ -108,7 +108,7 @@ public final class ServiceLayer implements AutoCloseable {
     /** The sandbox block when no engine could be proven: fail-closed blocks, unsafe fallback runs on the host. */
     public static SandboxSummary withoutEngine(MonoConfig.Sandbox s, String reason) {
         if (s.mode() == SandboxMode.OFF) {
-            return new SandboxSummary("off", "srt (absent)", s.fallback().wire(), false, SandboxSummary.OFF_DETAIL,
+            return new SandboxSummary("off", "srt (absent)", s.fallback().wire(), false, SandboxStatus.OFF_DETAIL,
                     null);
         }
         if (s.unsafeFallbackAllowed()) {

@@ -11,6 +11,7 @@ import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.sandbox.Sandbox;
+import dev.monoagent.sandbox.SandboxStatus;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -100,7 +101,7 @@ final class InstanceCommands {
             return ExitCodes.ERROR;
         }
         if (lc.config().sandbox().unsafeFallbackAllowed()) {
-            ctx.out().println(SandboxSummary.UNSAFE_WARNING);
+            ctx.out().println(SandboxStatus.UNSAFE_WARNING);
         }
         List<String> childArgs = new ArrayList<>(List.of("start"));
         if (options.config != null) {

@@ -7,6 +7,7 @@ import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.Violation;
 import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.tools.ToolPolicy;
 import dev.monoagent.tools.ToolResult;
@@ -118,7 +119,7 @@ final class ToolsCommand implements Runnable {
                     seen.add(v.violation());
                 }
             };
-            try (Sandbox sb = Sandbox.open(lc, sink); Tools tools = Tools.open(lc, sb, sink)) {
+            try (Sandbox sb = Sandbox.open(lc, sink, HostEnv.from(ctx.env())); Tools tools = Tools.open(lc, sb, sink)) {
                 r = tools.call(name, args, run);
             }
             if (json) {

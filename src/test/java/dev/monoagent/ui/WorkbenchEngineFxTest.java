@@ -162,8 +162,12 @@ class WorkbenchEngineFxTest {
         WaitForAsyncUtils.waitForFxEvents();
         robot.interact(() -> {
             try {
-                Snapshots.writePng(wb.scene().getRoot(), Path.of(System.getProperty("monoagent.projectDir", "."),
-                        "docs", "screenshots", "workbench.png"));
+                // target/ on every run; the committed README copy only on request (-Dscreenshots.update=true),
+                // so a test run never dirties the work tree
+                Path base = Path.of(System.getProperty("monoagent.projectDir", "."));
+                Snapshots.writePng(wb.scene().getRoot(), Boolean.getBoolean("screenshots.update")
+                        ? base.resolve("docs/screenshots/workbench.png")
+                        : base.resolve("target/screenshots/workbench.png"));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

@@ -1,0 +1,100 @@
+package dev.monoagent.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.config.ConfigLoader;
+import dev.monoagent.sandbox.TestEngine;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The playbook's step 6 through the real commands: {@code start} spawns a separate instance process that proves the
+ * real engine; {@code status} (another invocation, talking to it over the control socket) shows the sandbox block;
+ * a second {@code start} finds it; {@code stop} ends it.
+ */
+class InstanceCommandsTest {
+    @TempDir
+    Path ws;
+
+    String previousCache;
+
+    @AfterEach
+    void cleanup() {
+        CliHarness.run(ws, Map.of(), "stop");
+        if (previousCache == null) {
+            System.clearProperty("monoagent.cacheDir");
+        } else {
+            System.setProperty("monoagent.cacheDir", previousCache);
+        }
+    }
+
+    CliHarness.Result run(String... args) {
+        return CliHarness.run(ws, Map.of(), args);
+    }
+
+    @Test
+    void startStatusStopAgainstTheRealEngine() throws Exception {
+        previousCache = System.getProperty("monoagent.cacheDir");
+        System.setProperty("monoagent.cacheDir", TestEngine.env().cacheRoot().toString());
+        assertEquals(0, run("init", "--model", "openai:gpt-5", "--preset", "code-sandbox").exit());
+
+        CliHarness.Result started = run("start", "--headless");
+        assertEquals(0, started.exit(), started.out() + started.err());
+        assertTrue(started.out().contains("Started mono-agent for " + ws), started.out() + "\nERR:" + started.err());
+
+        String status = "";
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            status = run("status").out();
+            if (status.contains("effective: native")) {
+                break;
+            }
+            Thread.sleep(250);
+        }
+        assertTrue(status.contains("instance\n  config: " + ws.resolve(ConfigLoader.CONFIG_FILE)), status);
+        assertTrue(status.contains("state: running (pid "), status);
+        assertTrue(status.contains("sandbox\n  effective: native\n  engine: srt (present)\n  fallback: fail-closed\n"
+                + "  fallback active: no"), status);
+        assertTrue(status.contains("process jobs\n  disabled"), status);
+        assertTrue(status.contains("runs health\n"), status);
+
+        CliHarness.Result again = run("start", "--headless");
+        assertEquals(0, again.exit());
+        assertTrue(again.out().contains("Already running for " + ws), again.out());
+
+        CliHarness.Result stopped = run("stop");
+        assertEquals(0, stopped.exit(), stopped.err());
+        assertTrue(stopped.out().startsWith("Stopped instance pid "), stopped.out());
+        assertTrue(run("status").out().contains("state: stopped"));
+        assertTrue(Files.isRegularFile(ws.resolve(".mono-agent/logs/instance.log")));
+        assertTrue(run("logs", "--lines", "5").exit() == 0);
+    }
+
+    @Test
+    void startNeedsAConfigAndRefusesErrors() throws Exception {
+        CliHarness.Result none = run("start", "--headless");
+        assertEquals(2, none.exit());
+        assertTrue(none.err().contains("No config file at " + ws.resolve(ConfigLoader.CONFIG_FILE)), none.err());
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"sandbox\":{\"mode\":\"native\"}}");
+        CliHarness.Result broken = run("start", "--headless");
+        assertEquals(1, broken.exit());
+        assertTrue(broken.err().contains("Runtime: error"), broken.err());
+        assertTrue(run("status").out().contains("state: stopped"));
+        assertEquals(2, run("start", "--headless", "--window").exit());
+    }
+
+    @Test
+    void statusWorksOnABrokenConfig() throws Exception {
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"sandbox\":{\"fallbak\":1}}");
+        CliHarness.Result r = run("status");
+        assertEquals(0, r.exit());
+        assertTrue(r.out().contains("state: stopped"), r.out());
+        assertTrue(r.out().contains("config error: sandbox has unknown key: fallbak."), r.out());
+        assertTrue(r.out().contains("sandbox\n  unknown: the config could not be loaded"), r.out());
+    }
+}
