@@ -33,6 +33,28 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
                      List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
                      List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist) {
 
+    /**
+     * srt 0.0.78's built-in write-protected files: refused at any depth by the engine itself, whatever the config
+     * says. The one list the file tools, the protected-path scan and the workbench's mount-point filter share.
+     */
+    public static final List<String> ENGINE_DANGEROUS_FILES = List.of(".gitconfig", ".gitmodules", ".bashrc",
+            ".bash_profile", ".zshrc", ".zprofile", ".profile", ".ripgreprc", ".mcp.json");
+
+    /** srt 0.0.78's built-in write-protected directories (relative paths, at any depth). */
+    public static final List<String> ENGINE_DANGEROUS_DIRS = List.of(".vscode", ".idea", ".claude/commands",
+            ".claude/agents");
+
+    /** Every single path segment of the two lists above ({@code .bashrc}, {@code .claude}, {@code commands}, ...). */
+    public static final java.util.Set<String> ENGINE_DANGEROUS_SEGMENTS = engineSegments();
+
+    private static java.util.Set<String> engineSegments() {
+        java.util.Set<String> s = new java.util.LinkedHashSet<>(ENGINE_DANGEROUS_FILES);
+        for (String d : ENGINE_DANGEROUS_DIRS) {
+            s.addAll(List.of(d.split("/")));
+        }
+        return java.util.Collections.unmodifiableSet(s);
+    }
+
     public Policy {
         readableRoots = List.copyOf(readableRoots);
         writableRoots = List.copyOf(writableRoots);

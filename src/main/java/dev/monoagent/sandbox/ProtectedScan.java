@@ -45,8 +45,14 @@ final class ProtectedScan {
     record Snapshot(Map<Path, Key> files, String layout) {}
 
     /** srt 0.0.78's built-in dangerous names (files and dirs) that change its bwrap arguments when they appear. */
-    static final Set<String> SRT_DANGEROUS = Set.of(".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".zshrc",
-            ".zprofile", ".profile", ".ripgreprc", ".mcp.json", ".vscode", ".idea", ".claude", ".git");
+    static final Set<String> SRT_DANGEROUS = srtDangerous();
+
+    private static Set<String> srtDangerous() {
+        Set<String> s = new HashSet<>(Policy.ENGINE_DANGEROUS_FILES);
+        Policy.ENGINE_DANGEROUS_DIRS.forEach(d -> s.add(d.split("/")[0]));
+        s.add(".git");
+        return Set.copyOf(s);
+    }
 
     private ProtectedScan() {}
 

@@ -25,9 +25,8 @@ final class PathGuard {
      * Names srt itself always refuses to write at any depth (its built-in dangerous files and directories), which the
      * compiled {@link Policy} does not list. The file tools refuse them too, so Write cannot do what Bash cannot.
      */
-    static final List<String> ENGINE_BUILTIN_FILES = List.of(".gitconfig", ".gitmodules", ".bashrc", ".bash_profile",
-            ".zshrc", ".zprofile", ".profile", ".ripgreprc", ".mcp.json");
-    static final List<String> ENGINE_BUILTIN_DIRS = List.of(".vscode", ".idea", ".claude/commands", ".claude/agents");
+    static final List<String> ENGINE_BUILTIN_FILES = Policy.ENGINE_DANGEROUS_FILES;
+    static final List<String> ENGINE_BUILTIN_DIRS = Policy.ENGINE_DANGEROUS_DIRS;
 
     /** Most directory entries scanned when looking for a hard link's other names; beyond it we refuse. */
     static final int HARD_LINK_SCAN_LIMIT = 500_000;

@@ -9,6 +9,7 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -26,9 +27,13 @@ import java.util.function.Predicate;
  */
 public final class MountPointFilter {
     /** srt's built-in protected names (see reference/srt-on-linux.md). */
-    static final Set<String> ENGINE_NAMES = Set.of(".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".zshrc",
-            ".zprofile", ".profile", ".ripgreprc", ".mcp.json", ".vscode", ".idea", ".claude", "commands", "agents",
-            "hooks", "config", ".env");
+    static final Set<String> ENGINE_NAMES = engineNames();
+
+    private static Set<String> engineNames() {
+        Set<String> s = new HashSet<>(dev.monoagent.sandbox.Policy.ENGINE_DANGEROUS_SEGMENTS);
+        s.addAll(List.of("hooks", "config", ".env")); // .git/hooks, .git/config and .env mount points
+        return Set.copyOf(s);
+    }
 
     private final Map<Path, Set<String>> baseline = new HashMap<>();
     private final Predicate<Path> protectedPath;
