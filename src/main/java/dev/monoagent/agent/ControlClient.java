@@ -41,13 +41,26 @@ public final class ControlClient {
         return call("stop");
     }
 
+    /**
+     * Runs one tool call in the running instance (same run id = same NodeRepl); empty when no instance answers.
+     *
+     * @throws ControlException when the instance answers but does not serve tool calls
+     */
+    public Optional<ToolCallReply> callTool(String name, String argsJson, String runId) {
+        return exchange(new Request("tool", name, argsJson, runId)).map(Reply::toolReply);
+    }
+
     private Optional<InstanceStatus> call(String op) {
+        return exchange(new Request(op)).map(Reply::status);
+    }
+
+    private Optional<Reply> exchange(Request request) {
         if (!Files.exists(socket)) {
             return Optional.empty();
         }
         try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             ch.connect(UnixDomainSocketAddress.of(socket));
-            ControlProtocol.write(ch, new Request(op));
+            ControlProtocol.write(ch, request);
             String line = ControlProtocol.readLine(ch);
             if (line == null) {
                 return Optional.empty();
@@ -56,7 +69,7 @@ public final class ControlClient {
             if (!r.ok()) {
                 throw new ControlException(r.error());
             }
-            return Optional.ofNullable(r.status());
+            return Optional.of(r);
         } catch (IOException e) {
             return Optional.empty();
         }

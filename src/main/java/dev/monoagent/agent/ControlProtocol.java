@@ -19,9 +19,18 @@ final class ControlProtocol {
     /** A request or reply larger than this is refused (the endpoint only ever carries small objects). */
     static final int MAX_MESSAGE = 1 << 20;
 
-    record Request(String op) {}
+    /** {@code tool}, {@code args}, {@code runId} are set only for op {@code tool}. */
+    record Request(String op, String tool, String args, String runId) {
+        Request(String op) {
+            this(op, null, null, null);
+        }
+    }
 
-    record Reply(boolean ok, String error, InstanceStatus status) {}
+    record Reply(boolean ok, String error, InstanceStatus status, ToolCallReply toolReply) {
+        Reply(boolean ok, String error, InstanceStatus status) {
+            this(ok, error, status, null);
+        }
+    }
 
     private ControlProtocol() {}
 

@@ -30,9 +30,12 @@ public final class ControlServer implements AutoCloseable {
     private final ServerSocketChannel server;
     private final InstanceHandler handler;
     private final UserPrincipal owner;
+    private final Executor executor;
     private volatile boolean closed;
 
-    private ControlServer(Path socket, ServerSocketChannel server, InstanceHandler handler, UserPrincipal owner) {
+    private ControlServer(Path socket, ServerSocketChannel server, InstanceHandler handler, UserPrincipal owner,
+                          Executor executor) {
+        this.executor = executor;
         this.socket = socket;
         this.server = server;
         this.handler = handler;
@@ -54,7 +57,7 @@ public final class ControlServer implements AutoCloseable {
             } catch (UnsupportedOperationException e) {
                 LOG.log(Level.DEBUG, "no POSIX permissions on " + socket);
             }
-            ControlServer s = new ControlServer(socket, ch, handler, Files.getOwner(socket));
+            ControlServer s = new ControlServer(socket, ch, handler, Files.getOwner(socket), executor);
             executor.execute(s::serve);
             return s;
         } catch (IOException | RuntimeException e) {
@@ -69,14 +72,32 @@ public final class ControlServer implements AutoCloseable {
 
     private void serve() {
         while (!closed) {
-            try (SocketChannel client = server.accept()) {
-                handle(client);
+            SocketChannel client;
+            try {
+                client = server.accept();
             } catch (ClosedChannelException e) {
                 return;
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
                 if (!closed) {
-                    LOG.log(Level.WARNING, "control request failed: " + e.getMessage());
+                    LOG.log(Level.WARNING, "control accept failed: " + e.getMessage());
                 }
+                continue;
+            }
+            // one task per connection: a long tool call must not hold up status or stop
+            try {
+                executor.execute(() -> serveOne(client));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                serveOne(client); // the executor is shutting down: answer inline rather than leave the peer hanging
+            }
+        }
+    }
+
+    private void serveOne(SocketChannel client) {
+        try (client) {
+            handle(client);
+        } catch (IOException | RuntimeException e) {
+            if (!closed) {
+                LOG.log(Level.WARNING, "control request failed: " + e.getMessage());
             }
         }
     }
@@ -102,6 +123,12 @@ public final class ControlServer implements AutoCloseable {
             case "stop" -> {
                 ControlProtocol.write(client, new Reply(true, null, handler.status()));
                 handler.stop();
+            }
+            case "tool" -> {
+                ToolCallReply r = handler.callTool(req.tool(), req.args() == null ? "{}" : req.args(), req.runId());
+                ControlProtocol.write(client, r == null
+                        ? new Reply(false, "this instance does not serve tool calls", null)
+                        : new Reply(true, null, null, r));
             }
             default -> ControlProtocol.write(client, new Reply(false, "unknown op: " + op, null));
         }

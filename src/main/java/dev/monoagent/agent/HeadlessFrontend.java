@@ -42,6 +42,11 @@ public final class HeadlessFrontend implements Frontend {
                 public void stop() {
                     stopRequested.countDown();
                 }
+
+                @Override
+                public ToolCallReply callTool(String name, String argsJson, String runId) {
+                    return services.callTool(name, argsJson, runId);
+                }
             };
             Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, pool);
             if (acq instanceof Instance.AlreadyRunning) {

@@ -14,4 +14,12 @@ public interface InstanceHandler {
 
     /** Begins an orderly shutdown; returns at once. */
     void stop();
+
+    /**
+     * Runs one tool call in the instance's run context (so calls with the same run id share that run's NodeRepl),
+     * or returns null when this instance does not serve tool calls. May block for as long as the tool runs.
+     */
+    default ToolCallReply callTool(String name, String argsJson, String runId) {
+        return null;
+    }
 }

@@ -6,9 +6,17 @@ import dev.monoagent.config.Enums.Fallback;
 import dev.monoagent.config.Enums.SandboxMode;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
+import dev.monoagent.common.Event;
+import dev.monoagent.common.EventSink;
+import dev.monoagent.common.Violation;
+import dev.monoagent.sandbox.ExecOutcome;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SandboxStatus;
+
+import dev.monoagent.tools.ToolResult;
+import dev.monoagent.tools.Tools;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -24,6 +32,9 @@ public final class ServiceLayer implements AutoCloseable {
     private final LoadedConfig config;
     private volatile Supplier<SandboxSummary> sandbox;
     private volatile Sandbox engine;
+    private final java.util.concurrent.CountDownLatch engineSettled = new java.util.concurrent.CountDownLatch(1);
+    private Tools tools;
+    private final List<Violation> callViolations = new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean closed;
 
     private ServiceLayer(LoadedConfig config) {
@@ -57,8 +68,48 @@ public final class ServiceLayer implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "sandbox engine failed to open: " + e.getMessage());
                 sandbox = () -> withoutEngine(config.config().sandbox(), "engine failed to open: " + e.getMessage());
+            } finally {
+                engineSettled.countDown();
             }
         });
+    }
+
+    /**
+     * Runs one tool call for {@code mono-agent tools call} in this instance, so calls with the same run id share
+     * that run's NodeRepl. Calls are serialised (one run context, one REPL per run). Waits for the engine opened by
+     * {@link #openEngine}; without an engine the command tools fail closed like everywhere else.
+     */
+    public synchronized ToolCallReply callTool(String name, String argsJson, String runId) {
+        try {
+            if (!engineSettled.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                return new ToolCallReply("sandbox_prepare_failed", ExecOutcome.FAIL_CLOSED_TEXT, null, List.of());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new ToolCallReply("failed", "interrupted", null, List.of());
+        }
+        if (closed) {
+            return new ToolCallReply("failed", "the instance is stopping", null, List.of());
+        }
+        try {
+            if (tools == null) {
+                EventSink sink = e -> {
+                    if (e instanceof Event.ViolationObserved v) {
+                        callViolations.add(v.violation());
+                    }
+                };
+                if (engine == null) {
+                    return new ToolCallReply("sandbox_prepare_failed", ExecOutcome.FAIL_CLOSED_TEXT + " ("
+                            + sandboxSummary().detail() + ")", null, List.of());
+                }
+                tools = Tools.open(config, engine, sink);
+            }
+        } catch (ConfigException e) {
+            return new ToolCallReply("invalid_tool_policy", e.getMessage(), null, List.of());
+        }
+        callViolations.clear();
+        ToolResult r = tools.call(name, argsJson, runId == null ? "cli" : runId);
+        return ToolCallReply.of(r, List.copyOf(callViolations));
     }
 
     /** The status block in the contract's words, from the engine's status record. */
@@ -71,6 +122,9 @@ public final class ServiceLayer implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        if (tools != null) {
+            tools.close();
+        }
         if (engine != null) {
             engine.close();
         }

@@ -7,12 +7,15 @@ import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.Violation;
 import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.agent.ControlClient;
+import dev.monoagent.agent.ToolCallReply;
 import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.tools.ToolPolicy;
 import dev.monoagent.tools.ToolResult;
 import dev.monoagent.tools.Tools;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -95,9 +98,13 @@ final class ToolsCommand implements Runnable {
         String name;
 
         @Parameters(index = "1", arity = "0..1", paramLabel = "ARGS_JSON", description = "Arguments as a JSON object.")
-        String args = "{}";
+        String positionalArgs;
 
-        @Option(names = "--run-id", paramLabel = "ID", description = "Run id for attribution and artifacts.")
+        @Option(names = "--args", paramLabel = "JSON", description = "Arguments as a JSON object (same as ARGS_JSON).")
+        String optionArgs;
+
+        @Option(names = "--run-id", paramLabel = "ID", description = "Run id for attribution and artifacts. With a "
+                + "running instance (mono-agent start), calls with the same run id share that run's NodeRepl.")
         String runId;
 
         @Option(names = "--json", description = "Print {outcome, text, data, violations} as one JSON object.")
@@ -109,41 +116,61 @@ final class ToolsCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            if (positionalArgs != null && optionArgs != null) {
+                throw new CliException(ExitCodes.USAGE, "mono-agent: give the arguments once (ARGS_JSON or --args).");
+            }
+            String args = optionArgs != null ? optionArgs : positionalArgs != null ? positionalArgs : "{}";
             LoadedConfig lc = options.load(ctx);
             Tools.describe(lc);
             String run = runId != null ? runId : "cli-" + UUID.randomUUID().toString().substring(0, 8);
+            // a running instance keeps run contexts (and their NodeRepl) alive between invocations
+            Optional<ToolCallReply> remote;
+            try {
+                remote = ControlClient.forWorkspace(lc.workspace()).callTool(name, args, run);
+            } catch (ControlClient.ControlException e) {
+                ctx.err().println("note: the running instance does not serve tool calls (" + e.getMessage()
+                        + "); running this call in a fresh run here.");
+                remote = Optional.empty();
+            }
+            ToolCallReply r = remote.isPresent() ? remote.get() : callHere(lc, args, run);
+            if (json) {
+                ObjectNode o = JSON.createObjectNode().put("outcome", r.outcome()).put("text", r.text())
+                        .put("runId", run).put("via", remote.isPresent() ? "instance" : "process");
+                if (r.data() != null) {
+                    o.set("data", r.data());
+                }
+                ArrayNode vs = o.putArray("violations");
+                for (ToolCallReply.ViolationLine v : r.violations()) {
+                    vs.addObject().put("tier", v.tier()).put("kind", v.kind()).put("target", v.target())
+                            .put("reason", v.reason()).put("callId", v.callId());
+                }
+                ctx.out().println(JSON.writeValueAsString(o));
+            } else {
+                ctx.out().println(r.text());
+                for (ToolCallReply.ViolationLine v : r.violations()) {
+                    ctx.err().println("violation: " + v.tier() + " " + v.kind() + " " + v.target() + " ("
+                            + v.reason() + ")");
+                }
+                if (!r.outcome().equals("ok")) {
+                    ctx.err().println("[" + r.outcome() + "]");
+                }
+            }
+            return r.outcome().equals("ok") ? ExitCodes.OK : ExitCodes.ERROR;
+        }
+
+        /** One call in a fresh run of this process (its NodeRepl ends with the process). */
+        private ToolCallReply callHere(LoadedConfig lc, String args, String run) throws Exception {
             List<Violation> seen = new CopyOnWriteArrayList<>();
-            ToolResult r;
             EventSink sink = e -> {
                 if (e instanceof Event.ViolationObserved v) {
                     seen.add(v.violation());
                 }
             };
+            ToolResult r;
             try (Sandbox sb = Sandbox.open(lc, sink, HostEnv.from(ctx.env())); Tools tools = Tools.open(lc, sb, sink)) {
                 r = tools.call(name, args, run);
             }
-            if (json) {
-                ObjectNode o = JSON.createObjectNode().put("outcome", r.outcome()).put("text", r.text());
-                if (r instanceof ToolResult.Ok ok) {
-                    o.set("data", ok.data());
-                }
-                ArrayNode vs = o.putArray("violations");
-                for (Violation v : seen) {
-                    vs.addObject().put("tier", v.tier().name()).put("kind", v.kind().name())
-                            .put("target", v.target()).put("reason", v.reason());
-                }
-                ctx.out().println(JSON.writeValueAsString(o));
-            } else {
-                ctx.out().println(r.text());
-                for (Violation v : seen) {
-                    ctx.err().println("violation: " + v.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
-                            + v.target() + " (" + v.reason() + ")");
-                }
-                if (r instanceof ToolResult.Failed f) {
-                    ctx.err().println("[" + f.code() + "]");
-                }
-            }
-            return r instanceof ToolResult.Ok ? ExitCodes.OK : ExitCodes.ERROR;
+            return ToolCallReply.of(r, seen);
         }
     }
 }

@@ -63,6 +63,20 @@ class InstanceCommandsTest {
         assertTrue(status.contains("process jobs\n  disabled"), status);
         assertTrue(status.contains("runs health\n"), status);
 
+        // separate `tools call` invocations with one run id share that run's NodeRepl through the instance
+        CliHarness.Result def = run("tools", "call", "NodeRepl", "{\"code\":\"const n = 40\"}", "--run-id", "r1",
+                "--json");
+        assertEquals(0, def.exit(), def.out() + def.err());
+        assertTrue(def.out().contains("\"via\":\"instance\""), def.out());
+        CliHarness.Result use = run("tools", "call", "NodeRepl", "--args", "{\"code\":\"n + 2\"}", "--run-id", "r1");
+        assertEquals("42", use.out().strip(), use.out() + use.err());
+        CliHarness.Result fresh = run("tools", "call", "NodeRepl", "{\"code\":\"typeof n\"}", "--run-id", "r2");
+        assertTrue(fresh.out().contains("'undefined'"), fresh.out());
+        CliHarness.Result denied = run("tools", "call", "Bash", "{\"command\":\"echo x >> .env\"}", "--run-id", "r1",
+                "--json");
+        assertTrue(denied.out().contains("\"kind\":\"write\""), denied.out());
+        assertTrue(!Files.exists(ws.resolve(".env")) || Files.readString(ws.resolve(".env")).isEmpty());
+
         CliHarness.Result again = run("start", "--headless");
         assertEquals(0, again.exit());
         assertTrue(again.out().contains("Already running for " + ws), again.out());

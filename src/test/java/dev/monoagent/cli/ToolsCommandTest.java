@@ -59,7 +59,7 @@ class ToolsCommandTest {
         assertEquals(1, w.exit());
         var o = new ObjectMapper().readTree(w.out());
         assertEquals("denied_by_policy", o.get("outcome").asText());
-        assertEquals("WRITE", o.get("violations").get(0).get("kind").asText());
+        assertEquals("write", o.get("violations").get(0).get("kind").asText());
         assertEquals("SECRET=1\n", Files.readString(ws.resolve(".env")));
     }
 }
