@@ -47,32 +47,54 @@ public final class ControlClient {
      * @throws ControlException when the instance answers but does not serve tool calls
      */
     public Optional<ToolCallReply> callTool(String name, String argsJson, String runId) {
-        return exchange(new Request("tool", name, argsJson, runId)).map(Reply::toolReply);
+        return exchange(new Request("tool", name, argsJson, runId), TOOL_WAIT).map(Reply::toolReply);
     }
 
     private Optional<InstanceStatus> call(String op) {
-        return exchange(new Request(op)).map(Reply::status);
+        return exchange(new Request(op), CONTROL_WAIT).map(Reply::status);
     }
 
-    private Optional<Reply> exchange(Request request) {
+    /** How long a status/focus/stop answer may take before the instance counts as not answering. */
+    static final java.time.Duration CONTROL_WAIT = java.time.Duration.ofSeconds(15);
+    /** Longest tool call the CLI waits for (the tools' own timeouts are far shorter). */
+    static final java.time.Duration TOOL_WAIT = java.time.Duration.ofMinutes(15);
+
+    private Optional<Reply> exchange(Request request, java.time.Duration wait) {
         if (!Files.exists(socket)) {
             return Optional.empty();
         }
         try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            ch.connect(UnixDomainSocketAddress.of(socket));
-            ControlProtocol.write(ch, request);
-            String line = ControlProtocol.readLine(ch);
-            if (line == null) {
-                return Optional.empty();
+            // a hung instance must not hang the CLI: closing the channel ends the blocking read
+            Thread watchdog = Thread.ofVirtual().start(() -> {
+                try {
+                    Thread.sleep(wait);
+                    ch.close();
+                } catch (InterruptedException | IOException ignored) {
+                    // answered in time, or already closed
+                }
+            });
+            try {
+                return exchangeOn(ch, request);
+            } finally {
+                watchdog.interrupt();
             }
-            Reply r = ControlProtocol.JSON.readValue(line, Reply.class);
-            if (!r.ok()) {
-                throw new ControlException(r.error());
-            }
-            return Optional.of(r);
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    private Optional<Reply> exchangeOn(SocketChannel ch, Request request) throws IOException {
+        ch.connect(UnixDomainSocketAddress.of(socket));
+        ControlProtocol.write(ch, request);
+        String line = ControlProtocol.readLine(ch);
+        if (line == null) {
+            return Optional.empty();
+        }
+        Reply r = ControlProtocol.JSON.readValue(line, Reply.class);
+        if (!r.ok()) {
+            throw new ControlException(r.error());
+        }
+        return Optional.of(r);
     }
 
     /** The instance answered but refused the request. */

@@ -34,6 +34,8 @@ public final class ServiceLayer implements AutoCloseable {
     private volatile Sandbox engine;
     private final java.util.concurrent.CountDownLatch engineSettled = new java.util.concurrent.CountDownLatch(1);
     private Tools tools;
+    /** Serialises tool calls: one run context per run id, one REPL per run. */
+    private final Object callLock = new Object();
     private final List<Violation> callViolations = new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean closed;
 
@@ -56,7 +58,8 @@ public final class ServiceLayer implements AutoCloseable {
     public void openEngine(java.util.concurrent.Executor executor) {
         executor.execute(() -> {
             try {
-                Sandbox s = Sandbox.open(config, dev.monoagent.common.EventSink.NONE);
+                // the engine reports its own violations (write syscalls, proxy denies, scan findings) here
+                Sandbox s = Sandbox.open(config, this::collect);
                 synchronized (this) {
                     if (closed) {
                         s.close();
@@ -79,7 +82,8 @@ public final class ServiceLayer implements AutoCloseable {
      * that run's NodeRepl. Calls are serialised (one run context, one REPL per run). Waits for the engine opened by
      * {@link #openEngine}; without an engine the command tools fail closed like everywhere else.
      */
-    public synchronized ToolCallReply callTool(String name, String argsJson, String runId) {
+    public ToolCallReply callTool(String name, String argsJson, String runId) {
+        // wait outside any lock: the engine-opening task needs this object's monitor to publish the engine
         try {
             if (!engineSettled.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
                 return new ToolCallReply("sandbox_prepare_failed", ExecOutcome.FAIL_CLOSED_TEXT, null, List.of());
@@ -88,27 +92,47 @@ public final class ServiceLayer implements AutoCloseable {
             Thread.currentThread().interrupt();
             return new ToolCallReply("failed", "interrupted", null, List.of());
         }
-        if (closed) {
-            return new ToolCallReply("failed", "the instance is stopping", null, List.of());
+        synchronized (callLock) {
+            return callToolLocked(name, argsJson, runId);
+        }
+    }
+
+    /** Violations seen while a tool call runs belong to that call's reply (calls are serialised). */
+    private void collect(Event e) {
+        if (e instanceof Event.ViolationObserved v) {
+            callViolations.add(v.violation());
+        }
+    }
+
+    private ToolCallReply callToolLocked(String name, String argsJson, String runId) {
+        Tools t;
+        synchronized (this) {
+            if (closed) {
+                return new ToolCallReply("failed", "the instance is stopping", null, List.of());
+            }
+            t = tools;
         }
         try {
-            if (tools == null) {
-                EventSink sink = e -> {
-                    if (e instanceof Event.ViolationObserved v) {
-                        callViolations.add(v.violation());
-                    }
-                };
+            if (t == null) {
+                EventSink sink = this::collect;
                 if (engine == null) {
                     return new ToolCallReply("sandbox_prepare_failed", ExecOutcome.FAIL_CLOSED_TEXT + " ("
                             + sandboxSummary().detail() + ")", null, List.of());
                 }
-                tools = Tools.open(config, engine, sink);
+                t = Tools.open(config, engine, sink);
+                synchronized (this) {
+                    if (closed) {
+                        t.close();
+                        return new ToolCallReply("failed", "the instance is stopping", null, List.of());
+                    }
+                    tools = t;
+                }
             }
         } catch (ConfigException e) {
             return new ToolCallReply("invalid_tool_policy", e.getMessage(), null, List.of());
         }
         callViolations.clear();
-        ToolResult r = tools.call(name, argsJson, runId == null ? "cli" : runId);
+        ToolResult r = t.call(name, argsJson, runId == null ? "cli" : runId);
         return ToolCallReply.of(r, List.copyOf(callViolations));
     }
 
@@ -157,6 +181,13 @@ public final class ServiceLayer implements AutoCloseable {
 
     public SandboxSummary sandboxSummary() {
         return sandbox.get();
+    }
+
+    /** What this process reports over the control endpoint as a running instance. */
+    public InstanceStatus instanceStatus(String startedAt, String frontend) {
+        return new InstanceStatus(config.workspace().toString(), config.configPath().toString(),
+                ProcessHandle.current().pid(), startedAt, frontend,
+                ControlEndpoint.socketPath(config.workspace()).toString(), sandboxSummary());
     }
 
     /** The sandbox block when no engine could be proven: fail-closed blocks, unsafe fallback runs on the host. */

@@ -64,9 +64,7 @@ public final class WorkbenchFrontend implements Frontend {
         InstanceHandler handler = new InstanceHandler() {
             @Override
             public InstanceStatus status() {
-                return new InstanceStatus(options.workspace().toString(), options.configPath().toString(),
-                        ProcessHandle.current().pid(), startedAt, kind(),
-                        ControlEndpoint.socketPath(options.workspace()).toString(), services.sandboxSummary());
+                return services.instanceStatus(startedAt, kind());
             }
 
             @Override

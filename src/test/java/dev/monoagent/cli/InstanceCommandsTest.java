@@ -47,6 +47,12 @@ class InstanceCommandsTest {
         assertEquals(0, started.exit(), started.out() + started.err());
         assertTrue(started.out().contains("Started mono-agent for " + ws), started.out() + "\nERR:" + started.err());
 
+        // right after start, while the instance is still proving the engine: the call waits for it (no deadlock);
+        // separate `tools call` invocations with one run id share that run's NodeRepl through the instance
+        CliHarness.Result def = run("tools", "call", "NodeRepl", "{\"code\":\"const n = 40\"}", "--run-id", "r1",
+                "--json");
+        assertEquals(0, def.exit(), def.out() + def.err());
+        assertTrue(def.out().contains("\"via\":\"instance\""), def.out());
         String status = "";
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
@@ -63,11 +69,6 @@ class InstanceCommandsTest {
         assertTrue(status.contains("process jobs\n  disabled"), status);
         assertTrue(status.contains("runs health\n"), status);
 
-        // separate `tools call` invocations with one run id share that run's NodeRepl through the instance
-        CliHarness.Result def = run("tools", "call", "NodeRepl", "{\"code\":\"const n = 40\"}", "--run-id", "r1",
-                "--json");
-        assertEquals(0, def.exit(), def.out() + def.err());
-        assertTrue(def.out().contains("\"via\":\"instance\""), def.out());
         CliHarness.Result use = run("tools", "call", "NodeRepl", "--args", "{\"code\":\"n + 2\"}", "--run-id", "r1");
         assertEquals("42", use.out().strip(), use.out() + use.err());
         CliHarness.Result fresh = run("tools", "call", "NodeRepl", "{\"code\":\"typeof n\"}", "--run-id", "r2");
