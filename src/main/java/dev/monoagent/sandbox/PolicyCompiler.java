@@ -218,9 +218,13 @@ final class PolicyCompiler {
                 allowRead.add(r.toString());
             }
         }
-        // the helper binaries and tools must stay executable when they live under the read-denied home
-        for (Path extra : f.readableExtras()) {
-            if (extra.startsWith(home) && !extra.startsWith(ssh)) {
+        // the helper binaries and tools must stay executable when they live under the read-denied home; but
+        // allowRead beats denyRead, so a PATH entry that is home itself (or holds ~/.ssh) would re-open every secret
+        // under it: such entries are never re-allowed (their tools are then not runnable inside the sandbox)
+        for (Path raw : f.readableExtras()) {
+            Path extra = raw.toAbsolutePath().normalize();
+            if (raw.isAbsolute() && extra.startsWith(home) && !home.startsWith(extra) && !extra.startsWith(ssh)
+                    && !ssh.startsWith(extra)) {
                 allowRead.add(extra.toString());
             }
         }
