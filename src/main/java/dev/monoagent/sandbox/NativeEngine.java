@@ -279,11 +279,18 @@ final class NativeEngine implements AutoCloseable {
         perCommand.remove(prep.commandId());
         ProtectedScan.Snapshot after = ProtectedScan.snapshot(policy, denyLiterals);
         Attribution who = prep.who();
-        List<ProtectedScan.Change> changes = ProtectedScan.detect(policy, prep.before().files(), after.files());
+        List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, prep.before().files(),
+                after.files()));
+        List<ProtectedScan.Change> gitChanges = ProtectedScan.detectGit(policy, prep.before().git(), after.git());
+        changes.addAll(gitChanges);
         // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)
         preparedLayout = changes.isEmpty() ? after.layout() : null;
         for (ProtectedScan.Change c : changes) {
-            String reason = c.created()
+            String reason = gitChanges.contains(c)
+                    ? "git redirection entry changed (host git would follow it to other config/hooks); "
+                            + (c.quarantinedTo() != null ? "moved to " + c.quarantinedTo() + ", " : "")
+                            + "previous state restored where possible"
+                    : c.created()
                     ? "new protected file written (srt ignores write globs on Linux)"
                             + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
                     : "protected file changed";

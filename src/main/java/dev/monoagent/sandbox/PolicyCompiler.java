@@ -8,6 +8,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.SimpleFileVisitor;
@@ -49,8 +50,15 @@ final class PolicyCompiler {
         Path ws = cfg.workspace().toAbsolutePath().normalize();
         List<Path> protectedLiterals = new ArrayList<>();
         protectedLiterals.add(ws.resolve(".mono-agent"));
-        protectedLiterals.add(ws.resolve(".git/config"));
-        protectedLiterals.add(ws.resolve(".git/hooks"));
+        for (String e : Policy.GIT_CONTROL_ENTRIES) {
+            protectedLiterals.add(ws.resolve(".git").resolve(e));
+        }
+        // a .git that is a symlink or a "gitdir:" file (worktree, submodule) redirects git wholesale: protect the
+        // entry itself (an absent .git is covered by srt's empty read-only mount point for .git/config and friends)
+        Path dotGit = ws.resolve(".git");
+        if (Files.exists(dotGit, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS)) {
+            protectedLiterals.add(dotGit);
+        }
         Path hooks = hooksPath(ws, home);
         if (hooks != null && !protectedLiterals.contains(hooks)) {
             protectedLiterals.add(hooks);
@@ -99,6 +107,19 @@ final class PolicyCompiler {
     static List<Path> denyLiterals(Policy p) {
         Set<Path> out = new LinkedHashSet<>(p.protectedLiterals());
         Path ws = p.workspace();
+        // srt's mount point for an absent deny is an empty file, and git dies on an empty commondir ("failed to
+        // read"), so an absent commondir is not mounted over: ProtectedScan removes one that appears after the
+        // command (quarantine) and reports it
+        Path commondir = ws.resolve(".git/commondir");
+        if (!Files.exists(commondir, LinkOption.NOFOLLOW_LINKS)) {
+            out.remove(commondir);
+        }
+        // srt resolves a symlinked deny path to its target: denying a symlinked .git would only make the target
+        // read-only while the link itself stays replaceable; the post-command scan restores the link instead
+        Path dotGit = ws.resolve(".git");
+        if (Files.isSymbolicLink(dotGit)) {
+            out.remove(dotGit);
+        }
         List<String> wildcard = new ArrayList<>();
         for (String g : p.denyWriteGlobs()) {
             String glob = g.endsWith("/**") ? g.substring(0, g.length() - 3) : g;
@@ -126,8 +147,12 @@ final class PolicyCompiler {
         out.addAll(walkMatches(p, names));
         for (Path root : p.writableRoots()) {
             if (!root.equals(ws) && Files.isDirectory(root)) {
-                out.add(root.resolve(".git/config"));
-                out.add(root.resolve(".git/hooks"));
+                for (String e : Policy.GIT_CONTROL_ENTRIES) {
+                    Path lit = root.resolve(".git").resolve(e);
+                    if (!e.equals("commondir") || Files.exists(lit, LinkOption.NOFOLLOW_LINKS)) {
+                        out.add(lit);
+                    }
+                }
             }
         }
         return List.copyOf(out);

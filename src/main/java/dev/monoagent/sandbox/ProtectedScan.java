@@ -42,7 +42,25 @@ final class ProtectedScan {
      *               {@code .git} dirs and our literal denies. A wrap prepared for one layout is only reused for the
      *               same layout (srt's bwrap arguments depend on exactly these existence facts).
      */
-    record Snapshot(Map<Path, Key> files, String layout) {}
+    record Snapshot(Map<Path, Key> files, String layout, Map<Path, GitEntry> git) {
+        Snapshot(Map<Path, Key> files, String layout) {
+            this(files, layout, Map.of());
+        }
+    }
+
+    /**
+     * What a git redirection entry was: {@code kind} 'D' directory, 'L' symlink (with its target), 'F' small file
+     * (with its bytes), 'A' absent. Compared before/after each command and restored when changed.
+     */
+    record GitEntry(char kind, String target, byte[] bytes) {
+        boolean same(GitEntry o) {
+            return o != null && kind == o.kind && java.util.Objects.equals(target, o.target)
+                    && java.util.Arrays.equals(bytes, o.bytes);
+        }
+    }
+
+    /** Largest file content kept for restoring ({@code .git} gitdir files and {@code commondir} are one line). */
+    static final int GIT_ENTRY_MAX = 4096;
 
     /** srt 0.0.78's built-in dangerous names (files and dirs) that change its bwrap arguments when they appear. */
     static final Set<String> SRT_DANGEROUS = srtDangerous();
@@ -66,8 +84,9 @@ final class ProtectedScan {
                 layout.add("L " + lit);
             }
         }
+        Map<Path, GitEntry> git = gitState(ws);
         if (!Files.isDirectory(ws)) {
-            return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)));
+            return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git);
         }
         try {
             Files.walkFileTree(ws, EnumSet.noneOf(FileVisitOption.class), PolicyCompiler.WALK_DEPTH,
@@ -118,7 +137,84 @@ final class ProtectedScan {
         for (Path f : out.keySet()) {
             layout.add("P " + f);
         }
-        return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)));
+        git.forEach((path, e) -> layout.add("G " + path + " " + e.kind()));
+        return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git);
+    }
+
+    /** The workspace's {@code .git} entry itself and its {@code commondir}: what redirects host git elsewhere. */
+    static Map<Path, GitEntry> gitState(Path ws) {
+        Map<Path, GitEntry> m = new java.util.LinkedHashMap<>();
+        Path dotGit = ws.resolve(".git");
+        m.put(dotGit, gitEntry(dotGit));
+        Path commondir = dotGit.resolve("commondir");
+        m.put(commondir, Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS) ? gitEntry(commondir)
+                : new GitEntry('A', null, null));
+        return m;
+    }
+
+    private static GitEntry gitEntry(Path p) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (a.isSymbolicLink()) {
+                return new GitEntry('L', Files.readSymbolicLink(p).toString(), null);
+            }
+            if (a.isDirectory()) {
+                return new GitEntry('D', null, null);
+            }
+            if (a.isRegularFile() && a.size() <= GIT_ENTRY_MAX) {
+                return new GitEntry('F', null, Files.readAllBytes(p));
+            }
+            return new GitEntry('F', "size " + a.size() + " key " + a.fileKey(), null);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return new GitEntry('A', null, null);
+        } catch (IOException e) {
+            return new GitEntry('F', "unreadable", null);
+        }
+    }
+
+    /**
+     * Changes to the git redirection entries: the command's version is moved to quarantine and the previous one
+     * restored (a symlink re-created, a small file re-written, an absent entry left absent), so host git never
+     * follows a redirection the agent planted. A previous real directory cannot be recreated from here; that change
+     * is reported only.
+     */
+    static List<Change> detectGit(Policy p, Map<Path, GitEntry> before, Map<Path, GitEntry> after) {
+        List<Change> out = new ArrayList<>();
+        Path qdir = null;
+        for (Map.Entry<Path, GitEntry> e : after.entrySet()) {
+            GitEntry old = before.get(e.getKey());
+            if (old == null || old.same(e.getValue())) {
+                continue;
+            }
+            // a directory turning into a directory is no change; commondir is judged only while .git is a dir
+            Path path = e.getKey();
+            Path moved = null;
+            if (e.getValue().kind() != 'A' && e.getValue().kind() != 'D') {
+                if (qdir == null) {
+                    qdir = p.workspace().resolve(".mono-agent/quarantine/"
+                            + Instant.now().toString().replace(':', '-') + "-git");
+                }
+                moved = quarantine(p.workspace(), path, qdir);
+            }
+            restore(path, old);
+            out.add(new Change(path, old.kind() == 'A', moved));
+        }
+        return out;
+    }
+
+    private static void restore(Path path, GitEntry old) {
+        try {
+            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            if (old.kind() == 'L') {
+                Files.createSymbolicLink(path, Path.of(old.target()));
+            } else if (old.kind() == 'F' && old.bytes() != null) {
+                Files.write(path, old.bytes(), java.nio.file.StandardOpenOption.CREATE_NEW);
+            }
+        } catch (IOException ignored) {
+            // reported as changed either way; the user sees the violation
+        }
     }
 
     private static void consider(Policy p, Set<Path> literals, Path f, BasicFileAttributes a, Map<Path, Key> out) {
