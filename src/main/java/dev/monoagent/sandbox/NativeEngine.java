@@ -109,9 +109,9 @@ final class NativeEngine implements AutoCloseable {
         Files.createDirectories(policy.workspace().resolve(".mono-agent"));
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
-        denyLiterals = PolicyCompiler.denyLiterals(policy);
+        denyLiterals = PolicyCompiler.denyLiterals(policy, tools.rg());
         init = bridge.init(config(), Duration.ofSeconds(30));
-        preparedLayout = ProtectedScan.snapshot(policy, denyLiterals).layout();
+        preparedLayout = ProtectedScan.snapshot(policy, denyLiterals, tools.rg()).layout();
         return init;
     }
 
@@ -146,12 +146,12 @@ final class NativeEngine implements AutoCloseable {
      * protected file appeared that the initialised deny list does not cover, so it is denied at the engine level too.
      */
     private ProtectedScan.Snapshot before() throws IOException {
-        ProtectedScan.Snapshot before = ProtectedScan.snapshot(policy, denyLiterals);
+        ProtectedScan.Snapshot before = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
         List<Path> lits = denyLiterals;
         boolean uncovered = before.files().keySet().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith));
         if (uncovered && longLived.get() == 0) {
             reinit();
-            before = ProtectedScan.snapshot(policy, denyLiterals);
+            before = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
         }
         return before;
     }
@@ -179,7 +179,7 @@ final class NativeEngine implements AutoCloseable {
     private void reinit() throws IOException {
         lock.writeLock().lock();
         try {
-            denyLiterals = PolicyCompiler.denyLiterals(policy);
+            denyLiterals = PolicyCompiler.denyLiterals(policy, tools.rg());
             init = bridge.init(config(), Duration.ofSeconds(30));
             preparedLayout = null;
             if (!init.clean()) {
@@ -277,7 +277,7 @@ final class NativeEngine implements AutoCloseable {
     List<Violation> finish(Prepared prep, String stderr, int exit) {
         List<Violation> out = new ArrayList<>(perCommand.getOrDefault(prep.commandId(), List.of()));
         perCommand.remove(prep.commandId());
-        ProtectedScan.Snapshot after = ProtectedScan.snapshot(policy, denyLiterals);
+        ProtectedScan.Snapshot after = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
         Attribution who = prep.who();
         List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, prep.before().files(),
                 after.files()));

@@ -26,8 +26,8 @@ import java.util.stream.Stream;
  * The pure transform: config + workspace facts → {@link Policy} → srt engine config. No process is started here.
  *
  * <p>Why the deny list is expanded: srt 0.0.78 on Linux takes only literal write paths and silently drops any other
- * glob ({@code .env.*}), so each configured glob becomes literal paths — the existing matches found by a bounded walk
- * plus {@link #WELL_KNOWN} names — and {@code .git/config} / {@code .git/hooks} are always listed literally, because
+ * glob ({@code .env.*}), so each configured glob becomes literal paths — the existing matches found by an unbounded
+ * walk ({@link ProtectedFinder}) plus {@link #WELL_KNOWN} names — and {@code .git/config} / {@code .git/hooks} are always listed literally, because
  * srt's own protection of them only applies when {@code .git} exists at wrap time. Whatever slips through (a new
  * {@code .env.custom}) is caught by the post-command scan ({@link ProtectedScan}).
  */
@@ -36,11 +36,6 @@ final class PolicyCompiler {
     static final List<String> WELL_KNOWN = List.of(".env", ".env.local", ".env.development", ".env.development.local",
             ".env.production", ".env.production.local", ".env.test", ".env.test.local", ".env.staging", ".env.prod",
             ".env.dev");
-    /** Directories the glob walk never enters: large, and not where secrets are written. */
-    static final Set<String> SKIP_DIRS = Set.of("node_modules", ".git", ".mono-agent", "target", "build", "dist",
-            ".venv", "venv", "__pycache__", ".cache");
-    static final int WALK_DEPTH = 4;
-    static final int WALK_MAX_ENTRIES = 20000;
 
     private PolicyCompiler() {}
 
@@ -105,6 +100,11 @@ final class PolicyCompiler {
      * (bounded walk) and the well-known names it matches, and the writable roots' {@code .git/config|hooks}.
      */
     static List<Path> denyLiterals(Policy p) {
+        return denyLiterals(p, null);
+    }
+
+    /** As {@link #denyLiterals(Policy)}, finding existing matches with {@code rg} ({@link ProtectedFinder}). */
+    static List<Path> denyLiterals(Policy p, Path rg) {
         Set<Path> out = new LinkedHashSet<>(p.protectedLiterals());
         Path ws = p.workspace();
         // srt's mount point for an absent deny is an empty file, and git dies on an empty commondir ("failed to
@@ -137,14 +137,8 @@ final class PolicyCompiler {
                 }
             }
         }
-        // basename globs without wildcards (".env") also protect existing nested files of that name
-        Set<String> names = new LinkedHashSet<>();
-        for (String g : p.denyWriteGlobs()) {
-            if (!g.contains("/")) {
-                names.add(g);
-            }
-        }
-        out.addAll(walkMatches(p, names));
+        List<Path> found = ProtectedFinder.find(p, rg);
+        out.addAll(protectedMatches(p, found));
         for (Path root : p.writableRoots()) {
             if (!root.equals(ws) && Files.isDirectory(root)) {
                 for (String e : Policy.GIT_CONTROL_ENTRIES) {
@@ -158,59 +152,29 @@ final class PolicyCompiler {
         return List.copyOf(out);
     }
 
-    /** Existing files/dirs under the workspace matched by a protected glob, walking at most {@link #WALK_DEPTH}. */
-    static List<Path> walkMatches(Policy p, Set<String> basenameGlobs) {
-        List<PathMatcher> base = new ArrayList<>();
-        for (String g : basenameGlobs) {
-            base.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
-        }
-        List<Path> hits = new ArrayList<>();
+    /**
+     * The outermost protected path (the file, or the protected dir holding it) for each found file; a protected
+     * literal is already listed.
+     */
+    static List<Path> protectedMatches(Policy p, List<Path> found) {
+        Set<Path> hits = new LinkedHashSet<>();
         Path ws = p.workspace();
-        if (!Files.isDirectory(ws)) {
-            return hits;
+        for (Path f : found) {
+            if (p.protectedGlob(f) == null) {
+                continue;
+            }
+            Path acc = ws;
+            for (Path part : ws.relativize(f)) {
+                acc = acc.resolve(part);
+                if (p.protectedGlob(acc) != null) {
+                    break;
+                }
+            }
+            if (!p.protectedLiterals().contains(acc)) {
+                hits.add(acc);
+            }
         }
-        int[] seen = {0};
-        try {
-            Files.walkFileTree(ws, EnumSet.noneOf(FileVisitOption.class), WALK_DEPTH, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
-                    if (!d.equals(ws) && SKIP_DIRS.contains(d.getFileName().toString())) {
-                        return FileVisitResult.SKIP_SUBTREE;
-                    }
-                    if (!d.equals(ws) && matchesAny(d)) {
-                        hits.add(d);
-                        return FileVisitResult.SKIP_SUBTREE;
-                    }
-                    return ++seen[0] > WALK_MAX_ENTRIES ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
-                    if (matchesAny(f)) {
-                        hits.add(f);
-                    }
-                    return ++seen[0] > WALK_MAX_ENTRIES ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path f, IOException e) {
-                    return FileVisitResult.CONTINUE;
-                }
-
-                private boolean matchesAny(Path f) {
-                    Path name = f.getFileName();
-                    for (PathMatcher m : base) {
-                        if (m.matches(name)) {
-                            return true;
-                        }
-                    }
-                    return p.protectedGlob(f) != null && !p.protectedLiterals().contains(f);
-                }
-            });
-        } catch (IOException ignored) {
-            // a partial walk still yields the literals found so far; the post-scan covers the rest
-        }
-        return hits;
+        return List.copyOf(hits);
     }
 
     static boolean hasGlobChars(String s) {
