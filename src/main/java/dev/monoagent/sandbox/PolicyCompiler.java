@@ -37,6 +37,9 @@ final class PolicyCompiler {
             ".env.production", ".env.production.local", ".env.test", ".env.test.local", ".env.staging", ".env.prod",
             ".env.dev");
 
+    /** srt's maximum for its nested dangerous-file scan (its schema allows 1..10). */
+    static final int MANDATORY_DENY_SEARCH_DEPTH = 10;
+
     private PolicyCompiler() {}
 
     /** The policy for a loaded config. {@code home} is the directory whose secrets reads are denied. */
@@ -139,6 +142,7 @@ final class PolicyCompiler {
         }
         List<Path> found = ProtectedFinder.find(p, rg);
         out.addAll(protectedMatches(p, found));
+        out.addAll(nestedDangerous(p, found));
         for (Path root : p.writableRoots()) {
             if (!root.equals(ws) && Files.isDirectory(root)) {
                 for (String e : Policy.GIT_CONTROL_ENTRIES) {
@@ -175,6 +179,47 @@ final class PolicyCompiler {
             }
         }
         return List.copyOf(hits);
+    }
+
+    /**
+     * Existing dangerous paths below the top level, at any depth: git control entries of nested repositories and
+     * srt's dangerous dirs. srt finds these itself only to {@code mandatoryDenySearchDepth} and never under
+     * {@code node_modules}; listing them literally removes both blind spots.
+     */
+    static List<Path> nestedDangerous(Policy p, List<Path> found) {
+        Set<Path> out = new LinkedHashSet<>();
+        Path ws = p.workspace();
+        for (Path f : found) {
+            Path rel = ws.relativize(f);
+            Path acc = ws;
+            for (int i = 0; i < rel.getNameCount() - 1; i++) {
+                String seg = rel.getName(i).toString();
+                acc = acc.resolve(seg);
+                if (seg.equals(".git")) {
+                    for (String e : Policy.GIT_CONTROL_ENTRIES) {
+                        if (Files.exists(acc.resolve(e), LinkOption.NOFOLLOW_LINKS)) {
+                            out.add(acc.resolve(e));
+                        }
+                    }
+                    break;
+                }
+                if (i > 0 && (seg.equals(".vscode") || seg.equals(".idea"))) {
+                    out.add(acc);
+                    break;
+                }
+                if (i > 0 && seg.equals(".claude") && i + 1 < rel.getNameCount() - 1) {
+                    String next = rel.getName(i + 1).toString();
+                    if (next.equals("commands") || next.equals("agents")) {
+                        out.add(acc.resolve(next));
+                    }
+                    break;
+                }
+            }
+            if (rel.getNameCount() > 1 && Policy.ENGINE_DANGEROUS_FILES.contains(rel.getFileName().toString())) {
+                out.add(f);
+            }
+        }
+        return List.copyOf(out);
     }
 
     static boolean hasGlobChars(String s) {
@@ -227,7 +272,13 @@ final class PolicyCompiler {
         fs.put("denyWrite", denyLiterals.stream().map(Path::toString).toList());
         cfg.put("filesystem", fs);
 
-        cfg.put("ripgrep", Map.of("command", f.rg().toString()));
+        // srt finds nested .git/hooks, .vscode, ... with rg, which by default honours .gitignore/.rgignore and
+        // RIPGREP_CONFIG_PATH: the agent could write an ignore file that hides them. These args come first on srt's rg
+        // command line. The search depth goes to srt's maximum (default 3 missed sub/.git/hooks/pre-commit);
+        // deeper ones and those under node_modules (srt always excludes it) are listed literally by denyLiterals
+        cfg.put("ripgrep", Map.of("command", f.rg().toString(), "args", List.of("--no-ignore", "--no-config",
+                "--hidden")));
+        cfg.put("mandatoryDenySearchDepth", MANDATORY_DENY_SEARCH_DEPTH);
         cfg.put("bwrapPath", f.bwrap().toString());
         cfg.put("socatPath", f.socat().toString());
         cfg.put("seccomp", Map.of("applyPath", f.applySeccomp().toString()));

@@ -24,7 +24,8 @@ import java.util.Set;
  * After-the-fact detection for what srt cannot stop on Linux: a protected-glob file that did not exist when the
  * command was wrapped ({@code .env.custom}). A snapshot of every path matching a protected glob is taken before and
  * after each command by {@link ProtectedFinder} (no depth limit, no skipped dirs, ignore files ignored; a few ms on a
- * typical workspace, ≈ 0.1–0.2 s per 100k files), plus the known dirs ({@code .git/hooks}). New files are
+ * typical workspace, ≈ 0.1–0.2 s per 100k files), plus the known dirs ({@code .git/hooks}) and hooks of nested
+ * repositories. New files are
  * moved to {@code <ws>/.mono-agent/quarantine/<time>/} (nothing is deleted); changed ones are reported.
  *
  * <p>srt's mount points for absent literal denies (empty, read-only files) are not secrets; they are skipped only at
@@ -111,6 +112,9 @@ final class ProtectedScan {
                     a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                 } catch (IOException gone) {
                     continue;
+                }
+                if (nestedHook(rel)) {
+                    out.put(f, new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey()));
                 }
                 consider(p, literals, f, a, out);
             }
@@ -209,6 +213,27 @@ final class ProtectedScan {
         } catch (IOException ignored) {
             // reported as changed either way; the user sees the violation
         }
+    }
+
+    /**
+     * A hook of a nested repository ({@code sub/.git/hooks/x}, or in {@code .git/modules|worktrees}): srt cannot deny
+     * one created by the same command that ran {@code git init}, so a new one is caught here. git never runs
+     * {@code *.sample}, which {@code git init} writes.
+     */
+    private static boolean nestedHook(Path rel) {
+        if (rel.getFileName().toString().endsWith(".sample")) {
+            return false;
+        }
+        for (int i = 1; i + 1 < rel.getNameCount(); i++) {
+            if (rel.getName(i).toString().equals("hooks")) {
+                for (int j = 0; j < i; j++) {
+                    if (rel.getName(j).toString().equals(".git")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private static void consider(Policy p, Set<Path> literals, Path f, BasicFileAttributes a, Map<Path, Key> out) {

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,6 +69,53 @@ class BlindSpotTest {
                 assertTrue(c.violations().stream().anyMatch(v -> v.tier() == Tier.DETECTED
                         && v.target().equals(ws.resolve(n).toString())), n + " not reported: " + c.violations());
             }
+        }
+    }
+
+    private static void git(Path dir, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("git"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue());
+    }
+
+    @Test
+    void ignoreFilesAndDepthDoNotUnprotectNestedDangerousPaths() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws2")).toRealPath();
+        Path nested = Files.createDirectories(ws.resolve("nested"));
+        git(nested, "init", "-q", ".");
+        Path deepRepo = Files.createDirectories(ws.resolve("p/q/r/s"));
+        git(deepRepo, "init", "-q", ".");
+        Files.createDirectories(ws.resolve("deep/x/y/.vscode"));
+        Files.writeString(ws.resolve("deep/x/y/.vscode/settings.json"), "{}\n");
+        Files.createDirectories(ws.resolve("node_modules/m/.vscode"));
+        Files.writeString(ws.resolve("node_modules/m/.vscode/tasks.json"), "{}\n");
+        // what the agent would have written in an earlier command to hide everything from srt's rg scan
+        Files.writeString(ws.resolve(".rgignore"), "*\n");
+        Files.writeString(ws.resolve(".gitignore"), "nested\ndeep\np\n");
+        String nestedConfig = Files.readString(nested.resolve(".git/config"));
+        try (Sandbox sb = open(ws)) {
+            exec(sb, ws, "echo evil > nested/.git/hooks/pre-commit; echo '[core]' >> nested/.git/config; "
+                    + "echo evil > p/q/r/s/.git/hooks/post-checkout; echo '{\"x\":1}' > deep/x/y/.vscode/settings.json;"
+                    + " echo '{\"x\":1}' > node_modules/m/.vscode/tasks.json; true");
+            assertFalse(Files.exists(nested.resolve(".git/hooks/pre-commit")), "nested hook planted");
+            assertEquals(nestedConfig, Files.readString(nested.resolve(".git/config")));
+            assertFalse(Files.exists(deepRepo.resolve(".git/hooks/post-checkout")), "deep nested hook planted");
+            assertEquals("{}\n", Files.readString(ws.resolve("deep/x/y/.vscode/settings.json")));
+            assertEquals("{}\n", Files.readString(ws.resolve("node_modules/m/.vscode/tasks.json")));
+            ExecOutcome.Completed c = exec(sb, ws, "git init -q fresh && echo evil > fresh/.git/hooks/pre-commit && "
+                    + "chmod +x fresh/.git/hooks/pre-commit");
+            assertFalse(Files.exists(ws.resolve("fresh/.git/hooks/pre-commit")), "new repo's hook not quarantined");
+            assertTrue(c.violations().stream().anyMatch(v -> v.tier() == Tier.DETECTED), c.violations().toString());
+            // a repo made by an earlier command is only known to srt's own rg scan at the next wrap: that scan must
+            // see through the .rgignore / .gitignore above
+            assertEquals(0, exec(sb, ws, "git init -q later").exitCode());
+            String laterConfig = Files.readString(ws.resolve("later/.git/config"));
+            ExecOutcome.Completed w = exec(sb, ws, "echo '[core]' >> later/.git/config");
+            assertEquals(laterConfig, Files.readString(ws.resolve("later/.git/config")), "srt scan was blinded");
+            assertTrue(w.exitCode() != 0, w.stderr());
         }
     }
 }

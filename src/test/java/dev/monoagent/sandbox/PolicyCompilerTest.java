@@ -100,7 +100,10 @@ class PolicyCompilerTest {
         assertTrue(allowRead.contains(cache.resolve("x").toString()), "helper dir under home stays readable");
         assertEquals("/usr/bin/bwrap", cfg.get("bwrapPath"));
         assertEquals("/usr/bin/socat", cfg.get("socatPath"));
-        assertEquals(Map.of("command", "/usr/bin/rg"), cfg.get("ripgrep"));
+        // srt's nested-danger scan must not honour agent-written ignore files or an rg config
+        assertEquals(Map.of("command", "/usr/bin/rg", "args", List.of("--no-ignore", "--no-config", "--hidden")),
+                cfg.get("ripgrep"));
+        assertEquals(10, cfg.get("mandatoryDenySearchDepth"));
         assertEquals(Map.of("applyPath", cache.resolve("x/apply-seccomp").toString()), cfg.get("seccomp"));
     }
 
