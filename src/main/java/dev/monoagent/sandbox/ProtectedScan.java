@@ -194,15 +194,15 @@ final class ProtectedScan {
                 }
                 moved = quarantine(p.workspace(), path, qdir);
             }
-            restore(path, old);
+            restore(p.workspace(), path, old);
             out.add(new Change(path, old.kind() == 'A', moved));
         }
         return out;
     }
 
-    private static void restore(Path path, GitEntry old) {
+    private static void restore(Path ws, Path path, GitEntry old) {
         try {
-            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) || !plainParents(ws, path)) {
                 return;
             }
             if (old.kind() == 'L') {
@@ -275,8 +275,34 @@ final class ProtectedScan {
         return out;
     }
 
+    /**
+     * Whether {@code f}'s parent chain up to {@code ws} is made of real directories only. A sandboxed process still
+     * running (a long-lived REPL) could swap a parent for a symlink between the scan and our move, turning "move
+     * ws/sub/.env.x" into a move of a host file. Java has no dir-fd relative rename, so the check is made right before
+     * the operation; it narrows, not closes, that window.
+     */
+    static boolean plainParents(Path ws, Path f) {
+        Path n = f.toAbsolutePath().normalize();
+        if (!n.startsWith(ws) || n.equals(ws)) {
+            return false;
+        }
+        for (Path d = n.getParent(); d != null && !d.equals(ws); d = d.getParent()) {
+            if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                return false;
+            }
+        }
+        try {
+            return n.getParent().toRealPath().equals(n.getParent()) && ws.toRealPath().equals(ws);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static Path quarantine(Path ws, Path f, Path qdir) {
         try {
+            if (!plainParents(ws, f)) {
+                return null;
+            }
             Path dest = qdir.resolve(ws.relativize(f).toString());
             Files.createDirectories(dest.getParent());
             Files.move(f, dest, StandardCopyOption.ATOMIC_MOVE);
