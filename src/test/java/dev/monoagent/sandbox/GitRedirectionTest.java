@@ -105,6 +105,8 @@ class GitRedirectionTest {
         Files.createSymbolicLink(ws.resolve(".git"), Path.of("realgit"));
         Path marker = evilConfig(ws);
         try (Sandbox sb = open(ws)) {
+            ExecOutcome.Completed ok = exec(sb, ws, "git status --short >/dev/null && echo ran");
+            assertEquals("ran\n", ok.stdout(), "commands still run with a symlinked .git: " + ok.stderr());
             ExecOutcome.Completed c = exec(sb, ws, "ln -sfn evil .git; true");
             assertTrue(c.violations().stream().anyMatch(v -> v.tier() == Tier.DETECTED), c.violations().toString());
             assertEquals(Path.of("realgit"), Files.readSymbolicLink(ws.resolve(".git")));
@@ -120,6 +122,8 @@ class GitRedirectionTest {
         String original = Files.readString(ws.resolve(".git"));
         Path marker = evilConfig(ws);
         try (Sandbox sb = open(ws)) {
+            ExecOutcome.Completed ok = exec(sb, ws, "git status --short >/dev/null && echo ran");
+            assertEquals("ran\n", ok.stdout(), "commands still run with a gitdir file: " + ok.stderr());
             exec(sb, ws, "echo 'gitdir: evil' > .git; rm -f .git; echo 'gitdir: evil' > .git; true");
             assertTrue(Files.isRegularFile(ws.resolve(".git"), LinkOption.NOFOLLOW_LINKS));
             assertEquals(original, Files.readString(ws.resolve(".git")));
