@@ -29,10 +29,20 @@ final class CommandScript {
 
     /** @param socat absolute socat path; {@code ports} the granted host ports (empty: no forwarders) */
     static String build(List<String> argv, List<Integer> ports, String socat) {
+        return build(argv, ports, socat, null);
+    }
+
+    /**
+     * As {@link #build(List, List, String)}, first writing {@code startMarker} to stderr (when not null): proof,
+     * unforgeable by the command because it is written before the command exists, that the sandbox was set up and
+     * the script started, so a failure without it is bwrap's own and the command may be retried.
+     */
+    static String build(List<String> argv, List<Integer> ports, String socat, String startMarker) {
+        String start = startMarker == null ? "" : "printf '%s' " + quote(startMarker) + " >&2\n";
         if (ports.isEmpty()) {
-            return exec(argv);
+            return start + exec(argv);
         }
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder(start);
         sb.append("__mp=${HTTP_PROXY#*://}; __ma=${__mp%@*}; __ma=$(printf '%b' \"${__ma//%/\\\\x}\")\n");
         StringBuilder hex = new StringBuilder(String.format("%04X", 3128));
         for (int port : ports) {

@@ -1,8 +1,10 @@
 package dev.monoagent.sandbox;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -80,18 +82,62 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
         return new HostEnv(cacheRoot, home, path, tmpRoot, hostEnv, ports);
     }
 
-    /** First executable named {@code name} on {@link #path()}, as an absolute path, or null. */
+    /** First trusted executable named {@code name} on {@link #path()} (see {@link #which(String, Collection)}). */
     public Path which(String name) {
+        return which(name, List.of());
+    }
+
+    /**
+     * First executable named {@code name} on {@link #path()}, as an absolute path, or null. Host tools run outside
+     * the sandbox, so a PATH entry the sandboxed agent can write to would let it plant the next session's
+     * {@code setsid}/{@code bwrap}: relative entries (they resolve against the cwd, usually the workspace) and entries
+     * inside {@code untrusted} (the caller's workspace and writable roots), the cache root and our per-session temp
+     * parent are skipped, both as written and after resolving symlinks; so is a hit whose real file lies there.
+     */
+    public Path which(String name, Collection<Path> untrusted) {
+        List<Path> bad = new ArrayList<>();
+        for (Path u : untrusted) {
+            addBoth(bad, u);
+        }
+        addBoth(bad, cacheRoot);
+        if (tmpRoot != null) {
+            addBoth(bad, tmpRoot.resolve("mono-agent-" + HostTools.currentUid()));
+        }
         for (String dir : path.split(":")) {
-            if (dir.isEmpty()) {
+            if (dir.isEmpty() || !Path.of(dir).isAbsolute()) {
                 continue;
             }
-            Path p = Path.of(dir).resolve(name);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return p.toAbsolutePath();
+            Path d = Path.of(dir).normalize();
+            if (inside(d, bad) || inside(real(d), bad)) {
+                continue;
+            }
+            Path p = d.resolve(name);
+            if (Files.isRegularFile(p) && Files.isExecutable(p) && !inside(real(p), bad)) {
+                return p;
             }
         }
         return null;
+    }
+
+    private static void addBoth(List<Path> out, Path p) {
+        Path n = p.toAbsolutePath().normalize();
+        out.add(n);
+        Path r = real(n);
+        if (!r.equals(n)) {
+            out.add(r);
+        }
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return p.toAbsolutePath().normalize();
+        }
+    }
+
+    private static boolean inside(Path p, List<Path> roots) {
+        return roots.stream().anyMatch(p::startsWith);
     }
 
     /** The PATH entries that exist, for the sandbox's and the bridge's PATH. */

@@ -41,10 +41,15 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
     static final int[] MIN_NODE = {20, 11};
 
     static Found find(HostEnv env) {
+        return find(env, List.of());
+    }
+
+    /** As {@link #find(HostEnv)}, never taking a tool from a PATH entry inside {@code untrusted} (agent-writable). */
+    static Found find(HostEnv env, java.util.Collection<Path> untrusted) {
         List<String> problems = new ArrayList<>();
         List<String> missingPkgs = new ArrayList<>();
         boolean mac = System.getProperty("os.name", "").toLowerCase().contains("mac");
-        Path node = resolve(env, "node", problems);
+        Path node = resolve(env, untrusted, "node", problems);
         String version = null;
         if (node != null) {
             version = nodeVersion(node);
@@ -59,22 +64,22 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
         Path socat = null;
         Path rg = null;
         if (env.isLinux()) {
-            bwrap = resolve(env, "bwrap", problems);
+            bwrap = resolve(env, untrusted, "bwrap", problems);
             if (bwrap == null) {
                 missingPkgs.add("bubblewrap");
             }
-            socat = resolve(env, "socat", problems);
+            socat = resolve(env, untrusted, "socat", problems);
             if (socat == null) {
                 missingPkgs.add("socat");
             }
-            rg = resolve(env, "rg", problems);
+            rg = resolve(env, untrusted, "rg", problems);
             if (rg == null) {
                 missingPkgs.add("ripgrep");
             }
         } else if (mac) {
-            rg = resolve(env, "rg", problems);
+            rg = resolve(env, untrusted, "rg", problems);
         }
-        Path bash = resolve(env, "bash", problems);
+        Path bash = resolve(env, untrusted, "bash", problems);
         if (node == null || bash == null || (env.isLinux() && (bwrap == null || socat == null || rg == null))
                 || (mac && rg == null)) {
             String hint;
@@ -92,10 +97,11 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
         return new Ok(new HostTools(node, bwrap, socat, rg, bash, version));
     }
 
-    private static Path resolve(HostEnv env, String name, List<String> problems) {
-        Path p = env.which(name);
+    private static Path resolve(HostEnv env, java.util.Collection<Path> untrusted, String name,
+                                List<String> problems) {
+        Path p = env.which(name, untrusted);
         if (p == null) {
-            problems.add(name + " not found on PATH.");
+            problems.add(name + " not found on PATH (entries inside the workspace or writable roots are ignored).");
             return null;
         }
         try {

@@ -40,7 +40,7 @@ final class NativeEngine implements AutoCloseable {
 
     /** A wrapped command ready to spawn. */
     record Prepared(String commandId, List<String> argv, Map<String, String> env, ProtectedScan.Snapshot before,
-                    Attribution who, boolean reused) {}
+                    Attribution who, boolean reused, String startMarker) {}
 
     private final HostEnv env;
     private final HostTools tools;
@@ -109,9 +109,9 @@ final class NativeEngine implements AutoCloseable {
         Files.createDirectories(policy.workspace().resolve(".mono-agent"));
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
-        denyLiterals = PolicyCompiler.denyLiterals(policy);
+        denyLiterals = PolicyCompiler.denyLiterals(policy, tools.rg());
         init = bridge.init(config(), Duration.ofSeconds(30));
-        preparedLayout = ProtectedScan.snapshot(policy, denyLiterals).layout();
+        preparedLayout = ProtectedScan.snapshot(policy, denyLiterals, tools.rg()).layout();
         return init;
     }
 
@@ -146,12 +146,12 @@ final class NativeEngine implements AutoCloseable {
      * protected file appeared that the initialised deny list does not cover, so it is denied at the engine level too.
      */
     private ProtectedScan.Snapshot before() throws IOException {
-        ProtectedScan.Snapshot before = ProtectedScan.snapshot(policy, denyLiterals);
+        ProtectedScan.Snapshot before = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
         List<Path> lits = denyLiterals;
         boolean uncovered = before.files().keySet().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith));
         if (uncovered && longLived.get() == 0) {
             reinit();
-            before = ProtectedScan.snapshot(policy, denyLiterals);
+            before = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
         }
         return before;
     }
@@ -162,6 +162,12 @@ final class NativeEngine implements AutoCloseable {
      */
     Prepared prepare(List<String> argv, Attribution who, Map<String, String> extraEnv, ProtectedScan.Snapshot before,
                      boolean allowReuse) throws IOException {
+        return prepare(argv, who, extraEnv, before, allowReuse, false);
+    }
+
+    /** {@code marked}: the script first writes a per-command random start marker to stderr (see {@link #run}). */
+    Prepared prepare(List<String> argv, Attribution who, Map<String, String> extraEnv, ProtectedScan.Snapshot before,
+                     boolean allowReuse, boolean marked) throws IOException {
         List<Integer> ports = currentPorts();
         grantedPorts = ports;
         List<String> domains = policy.network() == NetworkMode.LOCALHOST ? PolicyCompiler.allowedDomains(policy, ports)
@@ -171,15 +177,16 @@ final class NativeEngine implements AutoCloseable {
         SrtBridge.Wrapped w = bridge.wrap(reuse, domains, Duration.ofSeconds(30));
         commands.put(w.commandId(), who);
         Map<String, String> e = sandboxEnv(extraEnv);
-        e.put("MONO_AGENT_CMD", CommandScript.build(argv, ports, tools.socat().toString()));
+        String marker = marked ? "\u0001mono-agent-started-" + UUID.randomUUID() + "\u0001" : null;
+        e.put("MONO_AGENT_CMD", CommandScript.build(argv, ports, tools.socat().toString(), marker));
         return new Prepared(w.commandId(), List.of(tools.bash().toString(), "-c", w.wrapped()), e, before, who,
-                w.prepared());
+                w.prepared(), marker);
     }
 
     private void reinit() throws IOException {
         lock.writeLock().lock();
         try {
-            denyLiterals = PolicyCompiler.denyLiterals(policy);
+            denyLiterals = PolicyCompiler.denyLiterals(policy, tools.rg());
             init = bridge.init(config(), Duration.ofSeconds(30));
             preparedLayout = null;
             if (!init.clean()) {
@@ -216,12 +223,14 @@ final class NativeEngine implements AutoCloseable {
         Prepared prep;
         ProcessRunner.Result r;
         try {
-            prep = prepare(argv, who, extraEnv, before, true);
+            prep = prepare(argv, who, extraEnv, before, true, true);
             r = runOnce(prep, workdir, stdin, timeout, maxBytes);
-            if (prep.reused() && bwrapSetupFailed(r)) {
+            boolean started = startedMarker(r, prep.startMarker());
+            r = stripMarker(r, prep.startMarker());
+            if (prep.reused() && !started && bwrapSetupFailed(r)) {
                 // the prepared wrap no longer fits the filesystem (bwrap refused to set up, nothing ran): wrap fresh
-                prep = prepare(argv, who, extraEnv, before, false);
-                r = runOnce(prep, workdir, stdin, timeout, maxBytes);
+                prep = prepare(argv, who, extraEnv, before, false, true);
+                r = stripMarker(runOnce(prep, workdir, stdin, timeout, maxBytes), prep.startMarker());
             }
         } finally {
             lock.readLock().unlock();
@@ -242,6 +251,44 @@ final class NativeEngine implements AutoCloseable {
                 // the command ran; a dead bridge is noticed by the next alive() check
             }
         }
+    }
+
+    /**
+     * Whether the script inside the sandbox started: its first act is writing the random marker to stderr, before
+     * the command runs, so no command output can forge its absence. Without it nothing of the command ran.
+     */
+    static boolean startedMarker(ProcessRunner.Result r, String marker) {
+        return marker != null && indexOf(r.stderr(), marker.getBytes(java.nio.charset.StandardCharsets.UTF_8)) >= 0;
+    }
+
+    /** The result without the start marker in its stderr (the caller never sees it). */
+    static ProcessRunner.Result stripMarker(ProcessRunner.Result r, String marker) {
+        if (marker == null) {
+            return r;
+        }
+        byte[] m = marker.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int at = indexOf(r.stderr(), m);
+        if (at < 0) {
+            return r;
+        }
+        byte[] err = new byte[r.stderr().length - m.length];
+        System.arraycopy(r.stderr(), 0, err, 0, at);
+        System.arraycopy(r.stderr(), at + m.length, err, at, err.length - at);
+        return new ProcessRunner.Result(r.exitCode(), r.signal(), r.stdout(), err, r.truncated(), r.timedOut(),
+                r.elapsedMillis());
+    }
+
+    private static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     /** bwrap's own setup errors: exit 1, only a {@code bwrap:} line on stderr, no output, fast. */
@@ -277,13 +324,20 @@ final class NativeEngine implements AutoCloseable {
     List<Violation> finish(Prepared prep, String stderr, int exit) {
         List<Violation> out = new ArrayList<>(perCommand.getOrDefault(prep.commandId(), List.of()));
         perCommand.remove(prep.commandId());
-        ProtectedScan.Snapshot after = ProtectedScan.snapshot(policy, denyLiterals);
+        ProtectedScan.Snapshot after = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
         Attribution who = prep.who();
-        List<ProtectedScan.Change> changes = ProtectedScan.detect(policy, prep.before().files(), after.files());
+        List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, prep.before().files(),
+                after.files()));
+        List<ProtectedScan.Change> gitChanges = ProtectedScan.detectGit(policy, prep.before().git(), after.git());
+        changes.addAll(gitChanges);
         // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)
         preparedLayout = changes.isEmpty() ? after.layout() : null;
         for (ProtectedScan.Change c : changes) {
-            String reason = c.created()
+            String reason = gitChanges.contains(c)
+                    ? "git redirection entry changed (host git would follow it to other config/hooks); "
+                            + (c.quarantinedTo() != null ? "moved to " + c.quarantinedTo() + ", " : "")
+                            + "previous state restored where possible"
+                    : c.created()
                     ? "new protected file written (srt ignores write globs on Linux)"
                             + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
                     : "protected file changed";

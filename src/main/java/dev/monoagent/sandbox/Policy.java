@@ -44,6 +44,18 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
     public static final List<String> ENGINE_DANGEROUS_DIRS = List.of(".vscode", ".idea", ".claude/commands",
             ".claude/agents");
 
+    /**
+     * Entries of a repository's {@code .git} dir through which host git can be redirected to config or hooks the
+     * agent wrote (and so run its code on the user's next {@code git status}, e.g. via {@code core.fsmonitor}):
+     * {@code config} and {@code hooks} directly; {@code commondir} points git at another dir's {@code config}/hooks;
+     * {@code config.worktree} is read as config when {@code extensions.worktreeConfig} is set; {@code modules/*} and
+     * {@code worktrees/*} hold whole git dirs (config + hooks) of submodules and linked worktrees. Not listed:
+     * {@code info/} (attributes/exclude/sparse-checkout only name drivers that config must define) and
+     * {@code objects/info/alternates} (object lookup only, no code).
+     */
+    public static final List<String> GIT_CONTROL_ENTRIES = List.of("config", "hooks", "commondir", "config.worktree",
+            "modules", "worktrees");
+
     /** Every single path segment of the two lists above ({@code .bashrc}, {@code .claude}, {@code commands}, ...). */
     public static final java.util.Set<String> ENGINE_DANGEROUS_SEGMENTS = engineSegments();
 

@@ -8,6 +8,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.SimpleFileVisitor;
@@ -25,8 +26,8 @@ import java.util.stream.Stream;
  * The pure transform: config + workspace facts → {@link Policy} → srt engine config. No process is started here.
  *
  * <p>Why the deny list is expanded: srt 0.0.78 on Linux takes only literal write paths and silently drops any other
- * glob ({@code .env.*}), so each configured glob becomes literal paths — the existing matches found by a bounded walk
- * plus {@link #WELL_KNOWN} names — and {@code .git/config} / {@code .git/hooks} are always listed literally, because
+ * glob ({@code .env.*}), so each configured glob becomes literal paths — the existing matches found by an unbounded
+ * walk ({@link ProtectedFinder}) plus {@link #WELL_KNOWN} names — and {@code .git/config} / {@code .git/hooks} are always listed literally, because
  * srt's own protection of them only applies when {@code .git} exists at wrap time. Whatever slips through (a new
  * {@code .env.custom}) is caught by the post-command scan ({@link ProtectedScan}).
  */
@@ -35,11 +36,9 @@ final class PolicyCompiler {
     static final List<String> WELL_KNOWN = List.of(".env", ".env.local", ".env.development", ".env.development.local",
             ".env.production", ".env.production.local", ".env.test", ".env.test.local", ".env.staging", ".env.prod",
             ".env.dev");
-    /** Directories the glob walk never enters: large, and not where secrets are written. */
-    static final Set<String> SKIP_DIRS = Set.of("node_modules", ".git", ".mono-agent", "target", "build", "dist",
-            ".venv", "venv", "__pycache__", ".cache");
-    static final int WALK_DEPTH = 4;
-    static final int WALK_MAX_ENTRIES = 20000;
+
+    /** srt's maximum for its nested dangerous-file scan (its schema allows 1..10). */
+    static final int MANDATORY_DENY_SEARCH_DEPTH = 10;
 
     private PolicyCompiler() {}
 
@@ -49,8 +48,15 @@ final class PolicyCompiler {
         Path ws = cfg.workspace().toAbsolutePath().normalize();
         List<Path> protectedLiterals = new ArrayList<>();
         protectedLiterals.add(ws.resolve(".mono-agent"));
-        protectedLiterals.add(ws.resolve(".git/config"));
-        protectedLiterals.add(ws.resolve(".git/hooks"));
+        for (String e : Policy.GIT_CONTROL_ENTRIES) {
+            protectedLiterals.add(ws.resolve(".git").resolve(e));
+        }
+        // a .git that is a symlink or a "gitdir:" file (worktree, submodule) redirects git wholesale: protect the
+        // entry itself (an absent .git is covered by srt's empty read-only mount point for .git/config and friends)
+        Path dotGit = ws.resolve(".git");
+        if (Files.exists(dotGit, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS)) {
+            protectedLiterals.add(dotGit);
+        }
         Path hooks = hooksPath(ws, home);
         if (hooks != null && !protectedLiterals.contains(hooks)) {
             protectedLiterals.add(hooks);
@@ -97,8 +103,26 @@ final class PolicyCompiler {
      * (bounded walk) and the well-known names it matches, and the writable roots' {@code .git/config|hooks}.
      */
     static List<Path> denyLiterals(Policy p) {
+        return denyLiterals(p, null);
+    }
+
+    /** As {@link #denyLiterals(Policy)}, finding existing matches with {@code rg} ({@link ProtectedFinder}). */
+    static List<Path> denyLiterals(Policy p, Path rg) {
         Set<Path> out = new LinkedHashSet<>(p.protectedLiterals());
         Path ws = p.workspace();
+        // srt's mount point for an absent deny is an empty file, and git dies on an empty commondir ("failed to
+        // read"), so an absent commondir is not mounted over: ProtectedScan removes one that appears after the
+        // command (quarantine) and reports it
+        Path commondir = ws.resolve(".git/commondir");
+        if (!Files.exists(commondir, LinkOption.NOFOLLOW_LINKS)) {
+            out.remove(commondir);
+        }
+        // srt resolves a symlinked deny path to its target: denying a symlinked .git would only make the target
+        // read-only while the link itself stays replaceable; the post-command scan restores the link instead
+        Path dotGit = ws.resolve(".git");
+        if (Files.isSymbolicLink(dotGit)) {
+            out.remove(dotGit);
+        }
         List<String> wildcard = new ArrayList<>();
         for (String g : p.denyWriteGlobs()) {
             String glob = g.endsWith("/**") ? g.substring(0, g.length() - 3) : g;
@@ -116,76 +140,86 @@ final class PolicyCompiler {
                 }
             }
         }
-        // basename globs without wildcards (".env") also protect existing nested files of that name
-        Set<String> names = new LinkedHashSet<>();
-        for (String g : p.denyWriteGlobs()) {
-            if (!g.contains("/")) {
-                names.add(g);
-            }
-        }
-        out.addAll(walkMatches(p, names));
+        List<Path> found = ProtectedFinder.find(p, rg);
+        out.addAll(protectedMatches(p, found));
+        out.addAll(nestedDangerous(p, found));
         for (Path root : p.writableRoots()) {
             if (!root.equals(ws) && Files.isDirectory(root)) {
-                out.add(root.resolve(".git/config"));
-                out.add(root.resolve(".git/hooks"));
+                for (String e : Policy.GIT_CONTROL_ENTRIES) {
+                    Path lit = root.resolve(".git").resolve(e);
+                    if (!e.equals("commondir") || Files.exists(lit, LinkOption.NOFOLLOW_LINKS)) {
+                        out.add(lit);
+                    }
+                }
             }
         }
         return List.copyOf(out);
     }
 
-    /** Existing files/dirs under the workspace matched by a protected glob, walking at most {@link #WALK_DEPTH}. */
-    static List<Path> walkMatches(Policy p, Set<String> basenameGlobs) {
-        List<PathMatcher> base = new ArrayList<>();
-        for (String g : basenameGlobs) {
-            base.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
-        }
-        List<Path> hits = new ArrayList<>();
+    /**
+     * The outermost protected path (the file, or the protected dir holding it) for each found file; a protected
+     * literal is already listed.
+     */
+    static List<Path> protectedMatches(Policy p, List<Path> found) {
+        Set<Path> hits = new LinkedHashSet<>();
         Path ws = p.workspace();
-        if (!Files.isDirectory(ws)) {
-            return hits;
+        for (Path f : found) {
+            if (p.protectedGlob(f) == null) {
+                continue;
+            }
+            Path acc = ws;
+            for (Path part : ws.relativize(f)) {
+                acc = acc.resolve(part);
+                if (p.protectedGlob(acc) != null) {
+                    break;
+                }
+            }
+            if (!p.protectedLiterals().contains(acc)) {
+                hits.add(acc);
+            }
         }
-        int[] seen = {0};
-        try {
-            Files.walkFileTree(ws, EnumSet.noneOf(FileVisitOption.class), WALK_DEPTH, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
-                    if (!d.equals(ws) && SKIP_DIRS.contains(d.getFileName().toString())) {
-                        return FileVisitResult.SKIP_SUBTREE;
-                    }
-                    if (!d.equals(ws) && matchesAny(d)) {
-                        hits.add(d);
-                        return FileVisitResult.SKIP_SUBTREE;
-                    }
-                    return ++seen[0] > WALK_MAX_ENTRIES ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
-                }
+        return List.copyOf(hits);
+    }
 
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
-                    if (matchesAny(f)) {
-                        hits.add(f);
-                    }
-                    return ++seen[0] > WALK_MAX_ENTRIES ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path f, IOException e) {
-                    return FileVisitResult.CONTINUE;
-                }
-
-                private boolean matchesAny(Path f) {
-                    Path name = f.getFileName();
-                    for (PathMatcher m : base) {
-                        if (m.matches(name)) {
-                            return true;
+    /**
+     * Existing dangerous paths below the top level, at any depth: git control entries of nested repositories and
+     * srt's dangerous dirs. srt finds these itself only to {@code mandatoryDenySearchDepth} and never under
+     * {@code node_modules}; listing them literally removes both blind spots.
+     */
+    static List<Path> nestedDangerous(Policy p, List<Path> found) {
+        Set<Path> out = new LinkedHashSet<>();
+        Path ws = p.workspace();
+        for (Path f : found) {
+            Path rel = ws.relativize(f);
+            Path acc = ws;
+            for (int i = 0; i < rel.getNameCount() - 1; i++) {
+                String seg = rel.getName(i).toString();
+                acc = acc.resolve(seg);
+                if (seg.equals(".git")) {
+                    for (String e : Policy.GIT_CONTROL_ENTRIES) {
+                        if (Files.exists(acc.resolve(e), LinkOption.NOFOLLOW_LINKS)) {
+                            out.add(acc.resolve(e));
                         }
                     }
-                    return p.protectedGlob(f) != null && !p.protectedLiterals().contains(f);
+                    break;
                 }
-            });
-        } catch (IOException ignored) {
-            // a partial walk still yields the literals found so far; the post-scan covers the rest
+                if (i > 0 && (seg.equals(".vscode") || seg.equals(".idea"))) {
+                    out.add(acc);
+                    break;
+                }
+                if (i > 0 && seg.equals(".claude") && i + 1 < rel.getNameCount() - 1) {
+                    String next = rel.getName(i + 1).toString();
+                    if (next.equals("commands") || next.equals("agents")) {
+                        out.add(acc.resolve(next));
+                    }
+                    break;
+                }
+            }
+            if (rel.getNameCount() > 1 && Policy.ENGINE_DANGEROUS_FILES.contains(rel.getFileName().toString())) {
+                out.add(f);
+            }
         }
-        return hits;
+        return List.copyOf(out);
     }
 
     static boolean hasGlobChars(String s) {
@@ -218,9 +252,13 @@ final class PolicyCompiler {
                 allowRead.add(r.toString());
             }
         }
-        // the helper binaries and tools must stay executable when they live under the read-denied home
-        for (Path extra : f.readableExtras()) {
-            if (extra.startsWith(home) && !extra.startsWith(ssh)) {
+        // the helper binaries and tools must stay executable when they live under the read-denied home; but
+        // allowRead beats denyRead, so a PATH entry that is home itself (or holds ~/.ssh) would re-open every secret
+        // under it: such entries are never re-allowed (their tools are then not runnable inside the sandbox)
+        for (Path raw : f.readableExtras()) {
+            Path extra = raw.toAbsolutePath().normalize();
+            if (raw.isAbsolute() && extra.startsWith(home) && !home.startsWith(extra) && !extra.startsWith(ssh)
+                    && !ssh.startsWith(extra)) {
                 allowRead.add(extra.toString());
             }
         }
@@ -234,7 +272,13 @@ final class PolicyCompiler {
         fs.put("denyWrite", denyLiterals.stream().map(Path::toString).toList());
         cfg.put("filesystem", fs);
 
-        cfg.put("ripgrep", Map.of("command", f.rg().toString()));
+        // srt finds nested .git/hooks, .vscode, ... with rg, which by default honours .gitignore/.rgignore and
+        // RIPGREP_CONFIG_PATH: the agent could write an ignore file that hides them. These args come first on srt's rg
+        // command line. The search depth goes to srt's maximum (default 3 missed sub/.git/hooks/pre-commit);
+        // deeper ones and those under node_modules (srt always excludes it) are listed literally by denyLiterals
+        cfg.put("ripgrep", Map.of("command", f.rg().toString(), "args", List.of("--no-ignore", "--no-config",
+                "--hidden")));
+        cfg.put("mandatoryDenySearchDepth", MANDATORY_DENY_SEARCH_DEPTH);
         cfg.put("bwrapPath", f.bwrap().toString());
         cfg.put("socatPath", f.socat().toString());
         cfg.put("seccomp", Map.of("applyPath", f.applySeccomp().toString()));

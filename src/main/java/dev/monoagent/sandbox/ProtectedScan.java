@@ -23,8 +23,9 @@ import java.util.Set;
 /**
  * After-the-fact detection for what srt cannot stop on Linux: a protected-glob file that did not exist when the
  * command was wrapped ({@code .env.custom}). A snapshot of every path matching a protected glob is taken before and
- * after each command with a bounded walk (depth {@link PolicyCompiler#WALK_DEPTH}, skipping {@code node_modules},
- * {@code .git}, build dirs; ~1–3 ms on a typical workspace), plus the known dirs ({@code .git/hooks}). New files are
+ * after each command by {@link ProtectedFinder} (no depth limit, no skipped dirs, ignore files ignored; a few ms on a
+ * typical workspace, ≈ 0.1–0.2 s per 100k files), plus the known dirs ({@code .git/hooks}) and hooks of nested
+ * repositories. New files are
  * moved to {@code <ws>/.mono-agent/quarantine/<time>/} (nothing is deleted); changed ones are reported.
  *
  * <p>srt's mount points for absent literal denies (empty, read-only files) are not secrets; they are skipped only at
@@ -42,7 +43,25 @@ final class ProtectedScan {
      *               {@code .git} dirs and our literal denies. A wrap prepared for one layout is only reused for the
      *               same layout (srt's bwrap arguments depend on exactly these existence facts).
      */
-    record Snapshot(Map<Path, Key> files, String layout) {}
+    record Snapshot(Map<Path, Key> files, String layout, Map<Path, GitEntry> git) {
+        Snapshot(Map<Path, Key> files, String layout) {
+            this(files, layout, Map.of());
+        }
+    }
+
+    /**
+     * What a git redirection entry was: {@code kind} 'D' directory, 'L' symlink (with its target), 'F' small file
+     * (with its bytes), 'A' absent. Compared before/after each command and restored when changed.
+     */
+    record GitEntry(char kind, String target, byte[] bytes) {
+        boolean same(GitEntry o) {
+            return o != null && kind == o.kind && java.util.Objects.equals(target, o.target)
+                    && java.util.Arrays.equals(bytes, o.bytes);
+        }
+    }
+
+    /** Largest file content kept for restoring ({@code .git} gitdir files and {@code commondir} are one line). */
+    static final int GIT_ENTRY_MAX = 4096;
 
     /** srt 0.0.78's built-in dangerous names (files and dirs) that change its bwrap arguments when they appear. */
     static final Set<String> SRT_DANGEROUS = srtDangerous();
@@ -57,6 +76,11 @@ final class ProtectedScan {
     private ProtectedScan() {}
 
     static Snapshot snapshot(Policy p, Collection<Path> denyLiterals) {
+        return snapshot(p, denyLiterals, null);
+    }
+
+    /** A snapshot using {@code rg} for the walk ({@link ProtectedFinder}; null: Java walk). */
+    static Snapshot snapshot(Policy p, Collection<Path> denyLiterals, Path rg) {
         Map<Path, Key> out = new HashMap<>();
         java.util.TreeSet<String> layout = new java.util.TreeSet<>();
         Set<Path> literals = new HashSet<>(denyLiterals);
@@ -66,41 +90,34 @@ final class ProtectedScan {
                 layout.add("L " + lit);
             }
         }
+        Map<Path, GitEntry> git = gitState(ws);
         if (!Files.isDirectory(ws)) {
-            return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)));
+            return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git);
         }
         try {
-            Files.walkFileTree(ws, EnumSet.noneOf(FileVisitOption.class), PolicyCompiler.WALK_DEPTH,
-                    new SimpleFileVisitor<>() {
-                        int seen;
-
-                        @Override
-                        public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
-                            if (!d.equals(ws) && SRT_DANGEROUS.contains(d.getFileName().toString())) {
-                                layout.add("D " + d);
-                            }
-                            if (!d.equals(ws) && PolicyCompiler.SKIP_DIRS.contains(d.getFileName().toString())) {
-                                return FileVisitResult.SKIP_SUBTREE;
-                            }
-                            return ++seen > PolicyCompiler.WALK_MAX_ENTRIES ? FileVisitResult.TERMINATE
-                                    : FileVisitResult.CONTINUE;
-                        }
-
-                        @Override
-                        public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
-                            if (SRT_DANGEROUS.contains(f.getFileName().toString())) {
-                                layout.add("F " + f);
-                            }
-                            consider(p, literals, f, a, out);
-                            return ++seen > PolicyCompiler.WALK_MAX_ENTRIES ? FileVisitResult.TERMINATE
-                                    : FileVisitResult.CONTINUE;
-                        }
-
-                        @Override
-                        public FileVisitResult visitFileFailed(Path f, IOException e) {
-                            return FileVisitResult.CONTINUE;
-                        }
-                    });
+            for (Path f : ProtectedFinder.find(p, rg)) {
+                Path rel = ws.relativize(f);
+                Path acc = ws;
+                for (int i = 0; i < rel.getNameCount() - 1; i++) {
+                    acc = acc.resolve(rel.getName(i));
+                    if (SRT_DANGEROUS.contains(rel.getName(i).toString())) {
+                        layout.add("D " + acc);
+                    }
+                }
+                if (SRT_DANGEROUS.contains(f.getFileName().toString())) {
+                    layout.add("F " + f);
+                }
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (IOException gone) {
+                    continue;
+                }
+                if (nestedHook(rel)) {
+                    out.put(f, new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey()));
+                }
+                consider(p, literals, f, a, out);
+            }
             for (Path known : List.of(ws.resolve(".git/hooks"))) {
                 if (Files.isDirectory(known, LinkOption.NOFOLLOW_LINKS)) {
                     try (var s = Files.list(known)) {
@@ -118,7 +135,105 @@ final class ProtectedScan {
         for (Path f : out.keySet()) {
             layout.add("P " + f);
         }
-        return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)));
+        git.forEach((path, e) -> layout.add("G " + path + " " + e.kind()));
+        return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git);
+    }
+
+    /** The workspace's {@code .git} entry itself and its {@code commondir}: what redirects host git elsewhere. */
+    static Map<Path, GitEntry> gitState(Path ws) {
+        Map<Path, GitEntry> m = new java.util.LinkedHashMap<>();
+        Path dotGit = ws.resolve(".git");
+        m.put(dotGit, gitEntry(dotGit));
+        Path commondir = dotGit.resolve("commondir");
+        m.put(commondir, Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS) ? gitEntry(commondir)
+                : new GitEntry('A', null, null));
+        return m;
+    }
+
+    private static GitEntry gitEntry(Path p) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (a.isSymbolicLink()) {
+                return new GitEntry('L', Files.readSymbolicLink(p).toString(), null);
+            }
+            if (a.isDirectory()) {
+                return new GitEntry('D', null, null);
+            }
+            if (a.isRegularFile() && a.size() <= GIT_ENTRY_MAX) {
+                return new GitEntry('F', null, Files.readAllBytes(p));
+            }
+            return new GitEntry('F', "size " + a.size() + " key " + a.fileKey(), null);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return new GitEntry('A', null, null);
+        } catch (IOException e) {
+            return new GitEntry('F', "unreadable", null);
+        }
+    }
+
+    /**
+     * Changes to the git redirection entries: the command's version is moved to quarantine and the previous one
+     * restored (a symlink re-created, a small file re-written, an absent entry left absent), so host git never
+     * follows a redirection the agent planted. A previous real directory cannot be recreated from here; that change
+     * is reported only.
+     */
+    static List<Change> detectGit(Policy p, Map<Path, GitEntry> before, Map<Path, GitEntry> after) {
+        List<Change> out = new ArrayList<>();
+        Path qdir = null;
+        for (Map.Entry<Path, GitEntry> e : after.entrySet()) {
+            GitEntry old = before.get(e.getKey());
+            if (old == null || old.same(e.getValue())) {
+                continue;
+            }
+            // a directory turning into a directory is no change; commondir is judged only while .git is a dir
+            Path path = e.getKey();
+            Path moved = null;
+            if (e.getValue().kind() != 'A' && e.getValue().kind() != 'D') {
+                if (qdir == null) {
+                    qdir = p.workspace().resolve(".mono-agent/quarantine/"
+                            + Instant.now().toString().replace(':', '-') + "-git");
+                }
+                moved = quarantine(p.workspace(), path, qdir);
+            }
+            restore(p.workspace(), path, old);
+            out.add(new Change(path, old.kind() == 'A', moved));
+        }
+        return out;
+    }
+
+    private static void restore(Path ws, Path path, GitEntry old) {
+        try {
+            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) || !plainParents(ws, path)) {
+                return;
+            }
+            if (old.kind() == 'L') {
+                Files.createSymbolicLink(path, Path.of(old.target()));
+            } else if (old.kind() == 'F' && old.bytes() != null) {
+                Files.write(path, old.bytes(), java.nio.file.StandardOpenOption.CREATE_NEW);
+            }
+        } catch (IOException ignored) {
+            // reported as changed either way; the user sees the violation
+        }
+    }
+
+    /**
+     * A hook of a nested repository ({@code sub/.git/hooks/x}, or in {@code .git/modules|worktrees}): srt cannot deny
+     * one created by the same command that ran {@code git init}, so a new one is caught here. git never runs
+     * {@code *.sample}, which {@code git init} writes.
+     */
+    private static boolean nestedHook(Path rel) {
+        if (rel.getFileName().toString().endsWith(".sample")) {
+            return false;
+        }
+        for (int i = 1; i + 1 < rel.getNameCount(); i++) {
+            if (rel.getName(i).toString().equals("hooks")) {
+                for (int j = 0; j < i; j++) {
+                    if (rel.getName(j).toString().equals(".git")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private static void consider(Policy p, Set<Path> literals, Path f, BasicFileAttributes a, Map<Path, Key> out) {
@@ -160,8 +275,34 @@ final class ProtectedScan {
         return out;
     }
 
+    /**
+     * Whether {@code f}'s parent chain up to {@code ws} is made of real directories only. A sandboxed process still
+     * running (a long-lived REPL) could swap a parent for a symlink between the scan and our move, turning "move
+     * ws/sub/.env.x" into a move of a host file. Java has no dir-fd relative rename, so the check is made right before
+     * the operation; it narrows, not closes, that window.
+     */
+    static boolean plainParents(Path ws, Path f) {
+        Path n = f.toAbsolutePath().normalize();
+        if (!n.startsWith(ws) || n.equals(ws)) {
+            return false;
+        }
+        for (Path d = n.getParent(); d != null && !d.equals(ws); d = d.getParent()) {
+            if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                return false;
+            }
+        }
+        try {
+            return n.getParent().toRealPath().equals(n.getParent()) && ws.toRealPath().equals(ws);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static Path quarantine(Path ws, Path f, Path qdir) {
         try {
+            if (!plainParents(ws, f)) {
+                return null;
+            }
             Path dest = qdir.resolve(ws.relativize(f).toString());
             Files.createDirectories(dest.getParent());
             Files.move(f, dest, StandardCopyOption.ATOMIC_MOVE);

@@ -62,7 +62,14 @@ public final class Sandbox implements AutoCloseable {
         this.policy = PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
         this.log = new ViolationLog(policy.workspace().resolve(".mono-agent"), sink);
         // host runs (mode off, unsafe fallback) also get their own process group
-        this.setsid = env.which("setsid");
+        this.setsid = env.which("setsid", agentWritable());
+    }
+
+    /** Where the sandboxed agent can write: host tools are never taken from PATH entries there. */
+    private List<Path> agentWritable() {
+        List<Path> out = new ArrayList<>(policy.writableRoots());
+        out.add(policy.workspace());
+        return out;
     }
 
     /** Opens the sandbox for the real host and proves it (blocking; ≈ 1 s the first time, less when cached). */
@@ -100,7 +107,7 @@ public final class Sandbox implements AutoCloseable {
 
     /** Installs (or repairs) the managed engine, then runs the full check. */
     public synchronized SandboxStatus setup(Consumer<String> progress) {
-        HostTools.Found found = HostTools.find(env);
+        HostTools.Found found = HostTools.find(env, agentWritable());
         if (found instanceof HostTools.Missing m) {
             progress.accept(m.line());
             prepare(true);
@@ -123,13 +130,13 @@ public final class Sandbox implements AutoCloseable {
             publishState();
             return;
         }
-        HostTools.Found found = HostTools.find(env);
+        HostTools.Found found = HostTools.find(env, agentWritable());
         if (found instanceof HostTools.Missing m) {
             unavailable(m.line());
             return;
         }
         tools = ((HostTools.Ok) found).tools();
-        setsid = env.which("setsid");
+        setsid = env.which("setsid", agentWritable());
         if (setsid == null) {
             unavailable("setsid not found on PATH. Install with: apt-get install -y util-linux");
             return;

@@ -391,6 +391,19 @@ public final class SrtRuntime {
         for (Path p : created) {
             Files.setPosixFilePermissions(p, DIR_PERMS);
         }
+        // an existing dir (e.g. /tmp/mono-agent-<uid> in a shared /tmp) may have been planted by another user, or be
+        // a symlink to one: session temp dirs and caches must live only in a real dir that we own, private to us
+        BasicFileAttributes a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!a.isDirectory()) {
+            throw new IOException(dir + " is not a real directory (symlink or file)");
+        }
+        int owner = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        if (owner != HostTools.currentUid()) {
+            throw new IOException(dir + " is owned by uid " + owner + ", not by us");
+        }
+        if (!Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(DIR_PERMS)) {
+            Files.setPosixFilePermissions(dir, DIR_PERMS);
+        }
     }
 
     /** Owner-only permissions over the whole tree (dirs 0700, files 0600 or 0700 when owner-executable). */

@@ -30,6 +30,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
@@ -307,6 +308,25 @@ class EscapeSuiteTest {
             assertEquals("native", c.mode());
             at.check().verify(c, callId);
         }));
+    }
+
+    /**
+     * A command that fails looking exactly like a bwrap setup error must not be run a second time by the
+     * prepared-wrap retry (it would repeat side effects, e.g. a deploy or a payment).
+     */
+    @Test
+    void fakeBwrapErrorDoesNotRunTheCommandTwice() throws Exception {
+        Path counter = ws.resolve("counter-" + UUID.randomUUID().toString().substring(0, 8));
+        String cmd = "echo ran >> " + counter.getFileName() + "; echo 'bwrap: fake' >&2; exit 1";
+        for (int i = 0; i < 3; i++) {
+            // the first run leaves a prepared wrap for an unchanged layout; the next ones reuse it
+            Files.deleteIfExists(counter);
+            ExecOutcome.Completed c = (ExecOutcome.Completed) sb.exec(CommandSpec.bash(cmd, ws));
+            assertEquals(1, c.exitCode());
+            assertEquals("bwrap: fake\n", c.stderr(), "the start marker is stripped");
+            assertEquals("ran\n", Files.readString(counter), "run " + i + " executed the command more than once");
+        }
+        Files.deleteIfExists(counter);
     }
 
     @TestFactory

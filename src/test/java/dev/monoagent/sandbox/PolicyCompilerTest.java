@@ -58,13 +58,22 @@ class PolicyCompilerTest {
         Files.writeString(ws.resolve("app/.env"), "A=1");
         Files.writeString(ws.resolve("app/config/.env.custom"), "B=2");
         Files.createDirectories(ws.resolve("node_modules/x"));
-        Files.writeString(ws.resolve("node_modules/x/.env"), "skipped");
+        Files.writeString(ws.resolve("node_modules/x/.env"), "no dir is skipped");
+        Files.createDirectories(ws.resolve("a/b/c/d/e"));
+        Files.writeString(ws.resolve("a/b/c/d/e/.env.deep"), "no depth limit");
         List<Path> lits = PolicyCompiler.denyLiterals(policy(NetworkMode.NONE, List.of()));
         for (String rel : List.of(".env", ".env.local", ".env.production", ".env.development", ".env.test",
                 ".env.staging", ".git/config", ".git/hooks", ".mono-agent", "app/.env", "app/config/.env.custom")) {
             assertTrue(lits.contains(ws.resolve(rel)), rel + " in " + lits);
         }
-        assertFalse(lits.contains(ws.resolve("node_modules/x/.env")));
+        assertTrue(lits.contains(ws.resolve("node_modules/x/.env")), lits.toString());
+        assertTrue(lits.contains(ws.resolve("a/b/c/d/e/.env.deep")), lits.toString());
+        Path rg = Path.of("/usr/bin/rg");
+        if (Files.isExecutable(rg)) {
+            // the ripgrep walk finds the same set as the Java walk
+            assertEquals(new java.util.HashSet<>(lits),
+                    new java.util.HashSet<>(PolicyCompiler.denyLiterals(policy(NetworkMode.NONE, List.of()), rg)));
+        }
         assertTrue(lits.stream().noneMatch(l -> PolicyCompiler.hasGlobChars(l.toString())));
     }
 
@@ -91,7 +100,10 @@ class PolicyCompilerTest {
         assertTrue(allowRead.contains(cache.resolve("x").toString()), "helper dir under home stays readable");
         assertEquals("/usr/bin/bwrap", cfg.get("bwrapPath"));
         assertEquals("/usr/bin/socat", cfg.get("socatPath"));
-        assertEquals(Map.of("command", "/usr/bin/rg"), cfg.get("ripgrep"));
+        // srt's nested-danger scan must not honour agent-written ignore files or an rg config
+        assertEquals(Map.of("command", "/usr/bin/rg", "args", List.of("--no-ignore", "--no-config", "--hidden")),
+                cfg.get("ripgrep"));
+        assertEquals(10, cfg.get("mandatoryDenySearchDepth"));
         assertEquals(Map.of("applyPath", cache.resolve("x/apply-seccomp").toString()), cfg.get("seccomp"));
     }
 

@@ -144,4 +144,17 @@ class SrtRuntimeTest {
         assertEquals(SrtRuntime.Source.ABSENT, r.source());
         assertEquals("srt (absent)", r.engineLine());
     }
+
+    @Test
+    void privateDirRefusesAPlantedSymlinkOrForeignDir(@org.junit.jupiter.api.io.TempDir Path t) throws Exception {
+        Path target = Files.createDirectories(t.resolve("attacker"));
+        Path link = t.resolve("mono-agent-0");
+        Files.createSymbolicLink(link, target);
+        org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> SrtRuntime.mkdirsPrivate(link));
+        Path own = Files.createDirectories(t.resolve("own"));
+        Files.setPosixFilePermissions(own, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        SrtRuntime.mkdirsPrivate(own);
+        org.junit.jupiter.api.Assertions.assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions
+                .toString(Files.getPosixFilePermissions(own)));
+    }
 }

@@ -1,0 +1,162 @@
+package dev.monoagent.sandbox;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Lists every file in the workspace that the protection logic cares about — protected-glob matches, srt's built-in
+ * dangerous names, and git control files of any (nested) repository — with no depth limit, no skipped dirs and no
+ * entry cap, so there is no place to hide a secret or a hook from the deny list and the post-command scan.
+ *
+ * <p>ripgrep does the walk (parallel; ≈ 0.1–0.2 s on a 100k-file tree, a few ms on a normal workspace):
+ * {@code --no-ignore --no-config} so agent-written {@code .gitignore}/{@code .rgignore}/{@code RIPGREP_CONFIG_PATH}
+ * cannot hide anything, {@code --hidden} for dot files, and no {@code --follow} so no symlink leads outside. When rg
+ * is absent or reports an error (an unreadable dir: its listing may be partial), an unbounded Java walk is used
+ * instead (≈ 0.5 s per 100k entries), never a partial answer. rg does not list symlinks; the Java walk does.
+ */
+final class ProtectedFinder {
+    private ProtectedFinder() {}
+
+    /** Absolute paths of the interesting files under {@code p.workspace()} ({@code rg} null: Java walk). */
+    static List<Path> find(Policy p, Path rg) {
+        Path ws = p.workspace();
+        if (!Files.isDirectory(ws)) {
+            return List.of();
+        }
+        if (rg != null) {
+            List<Path> viaRg = ripgrep(p, rg);
+            if (viaRg != null) {
+                return viaRg;
+            }
+        }
+        return walk(p);
+    }
+
+    /** The rg globs: each protected glob and its contents, srt's dangerous names, git control files. */
+    static List<String> globs(Policy p) {
+        Set<String> g = new LinkedHashSet<>();
+        for (String raw : p.denyWriteGlobs()) {
+            String glob = raw.endsWith("/**") ? raw.substring(0, raw.length() - 3) : raw;
+            if (glob.isEmpty() || Path.of(glob).isAbsolute()) {
+                continue;
+            }
+            if (glob.contains("/")) {
+                g.add("/" + glob);
+                g.add("/" + glob + "/**");
+            } else {
+                g.add(glob);
+                g.add("**/" + glob + "/**");
+            }
+        }
+        g.addAll(Policy.ENGINE_DANGEROUS_FILES);
+        for (String d : Policy.ENGINE_DANGEROUS_DIRS) {
+            g.add("**/" + d + "/**");
+        }
+        g.add("**/.git/HEAD");
+        for (String e : Policy.GIT_CONTROL_ENTRIES) {
+            g.add("**/.git/" + e);
+            g.add("**/.git/" + e + "/**");
+        }
+        return List.copyOf(g);
+    }
+
+    private static List<Path> ripgrep(Policy p, Path rg) {
+        List<String> cmd = new ArrayList<>(List.of(rg.toString(), "--files", "--hidden", "--no-ignore",
+                "--no-config", "--no-messages", "--null"));
+        for (String g : globs(p)) {
+            cmd.add("-g");
+            cmd.add(g);
+        }
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(p.workspace().toFile());
+            pb.environment().clear();
+            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+            Process proc = pb.start();
+            proc.getOutputStream().close();
+            Future<byte[]> out = ProcessRunner.IO.submit(() -> readAll(proc.getInputStream()));
+            if (!proc.waitFor(60, TimeUnit.SECONDS)) {
+                proc.destroyForcibly();
+                return null;
+            }
+            byte[] bytes = out.get(10, TimeUnit.SECONDS);
+            if (proc.exitValue() == 1) {
+                return List.of();
+            }
+            if (proc.exitValue() != 0) {
+                return null;
+            }
+            List<Path> hits = new ArrayList<>();
+            for (String rel : new String(bytes, StandardCharsets.UTF_8).split("\0")) {
+                if (!rel.isEmpty()) {
+                    hits.add(p.workspace().resolve(rel).normalize());
+                }
+            }
+            return hits;
+        } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        try (in) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** Whether a file is one {@link #globs} selects (the same rule, for the Java walk). */
+    static boolean interesting(Policy p, Path f) {
+        if (p.protectedGlob(f) != null || Policy.ENGINE_DANGEROUS_FILES.contains(f.getFileName().toString())) {
+            return true;
+        }
+        Path rel = p.workspace().relativize(f);
+        for (int i = 0; i < rel.getNameCount(); i++) {
+            String seg = rel.getName(i).toString();
+            if (ProtectedScan.SRT_DANGEROUS.contains(seg) && !seg.equals(".git") && i < rel.getNameCount() - 1) {
+                return true;
+            }
+            if (seg.equals(".git") && i < rel.getNameCount() - 1) {
+                String next = rel.getName(i + 1).toString();
+                return next.equals("HEAD") || Policy.GIT_CONTROL_ENTRIES.contains(next);
+            }
+        }
+        return false;
+    }
+
+    private static List<Path> walk(Policy p) {
+        List<Path> hits = new ArrayList<>();
+        try {
+            Files.walkFileTree(p.workspace(), new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
+                    if (interesting(p, f)) {
+                        hits.add(f);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path f, IOException e) {
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException ignored) {
+            // walkFileTree reports per-entry failures above; the root itself vanished
+        }
+        return hits;
+    }
+}
