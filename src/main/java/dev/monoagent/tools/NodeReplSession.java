@@ -33,7 +33,9 @@ final class NodeReplSession implements AutoCloseable {
     private final BlockingQueue<Object> replies = new LinkedBlockingQueue<>();
     private final StringBuilder stderr = new StringBuilder();
     private long nextId = 1;
-    private boolean dead;
+    private volatile boolean dead;
+    /** Why the reader stopped the process (an oversized frame), shown with the "state lost" result. */
+    private volatile String killedBecause;
 
     /** A started session, or the reason it did not start. */
     sealed interface Start {
@@ -198,6 +200,11 @@ final class NodeReplSession implements AutoCloseable {
                 }
                 replies.addAll(got);
             }
+        } catch (ReplFrames.Overflow e) {
+            // a reply larger than the host will buffer: the stream is unusable, so the REPL (and its state) goes
+            killedBecause = e.getMessage();
+            dead = true;
+            process.close();
         } catch (IOException ignored) {
             // the process went away; EOF below tells the waiting evaluation
         }
@@ -234,7 +241,8 @@ final class NodeReplSession implements AutoCloseable {
         synchronized (frames) {
             out = frames.drainStray();
         }
-        return out + stderrText();
+        String why = killedBecause;
+        return out + stderrText() + (why == null ? "" : "\n(the NodeRepl process was stopped: " + why + ")\n");
     }
 
     @Override

@@ -19,9 +19,19 @@ let captured = [];
 let capturedBytes = 0;
 let dropped = 0;
 const MAX_CAPTURE = 8 * 1024 * 1024; // per reply, like the process runner's per-stream bound
+// The host refuses (and kills us for) a reply body over 16 MiB (ReplFrames.MAX_BODY); JSON escaping can inflate the
+// captured characters past it, so an oversized reply is re-sent without its output.
+const MAX_BODY = 16 * 1024 * 1024 - 4096;
 
 function emit(obj) {
-  const body = Buffer.from(JSON.stringify(obj), 'utf8');
+  let body = Buffer.from(JSON.stringify(obj), 'utf8');
+  if (body.length > MAX_BODY) {
+    obj.output = [{ stream: 'stderr', text: '(output of ' + body.length + ' bytes was too large for one reply and was dropped)\n' }];
+    for (const k of ['value', 'error']) {
+      if (typeof obj[k] === 'string' && obj[k].length > 1024 * 1024) obj[k] = obj[k].slice(0, 1024 * 1024) + ' … [truncated]';
+    }
+    body = Buffer.from(JSON.stringify(obj), 'utf8');
+  }
   const buf = Buffer.concat([Buffer.from('\n' + MARK + token + ' ' + body.length + '\n', 'utf8'), body]);
   let off = 0;
   while (off < buf.length) {

@@ -144,6 +144,30 @@ class NodeReplTest {
     }
 
     @Test
+    void strayOutputPastTheCaptureIsBoundedOnTheHost() throws Exception {
+        // fs.writeSync(1) bypasses the server's capture; the host keeps at most ReplFrames.MAX_STRAY of it
+        String t = ok("const fs = require('fs'); const b = Buffer.alloc(1 << 20, 122); let total = 0; "
+                + "while (total < 24 * b.length) { try { total += fs.writeSync(1, b, 0, b.length); } "
+                + "catch (e) { if (e.code !== 'EAGAIN') throw e; } } 'end'");
+        var m = java.util.regex.Pattern.compile("Full output saved to: (\\S+)").matcher(t);
+        assertTrue(m.find(), t.length() + " " + t.substring(Math.max(0, t.length() - 300)));
+        Path full = Path.of(m.group(1));
+        assertTrue(java.nio.file.Files.size(full) < ReplFrames.MAX_STRAY + 4096, "bounded on the host");
+        String tail = java.nio.file.Files.readString(full).substring((int) java.nio.file.Files.size(full) - 300);
+        assertTrue(tail.contains("more bytes of output outside the REPL's capture were dropped"), tail);
+        assertEquals("43", ok("43"), "the REPL is still usable");
+    }
+
+    @Test
+    void aReplyTooLargeAfterJsonEscapingIsShrunkByTheServer() {
+        // 8 M control characters: within the server's character bound, but 48 MB once JSON-escaped
+        String t = ok("process.stdout.write('\\u0001'.repeat(8 * 1024 * 1024 - 16)); 'end'");
+        assertTrue(t.contains("too large for one reply"), t.substring(0, Math.min(200, t.length())));
+        assertTrue(t.endsWith("'end'"));
+        assertEquals("43", ok("43"), "the REPL is still usable");
+    }
+
+    @Test
     void missingCodeIsInvalid() {
         assertEquals("invalid_arguments", assertInstanceOf(ToolResult.Failed.class,
                 orch.call(scope, "x", "NodeRepl", "{}")).code());
