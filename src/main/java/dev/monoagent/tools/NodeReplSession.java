@@ -1,6 +1,9 @@
 package dev.monoagent.tools;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.monoagent.sandbox.CommandSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,6 +30,9 @@ final class NodeReplSession implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "/dev/monoagent/tools/repl-server.js";
     static final Duration PROCESS_LIFETIME = Duration.ofHours(24);
     private static final Object EOF = new Object();
+    /** Trailing bytes after the reply object mean the frame was tampered with (e.g. interleaved writes). */
+    private static final ObjectReader STRICT_JSON = ToolOrchestrator.JSON.reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final SandboxPort.LiveProcess process;
     private final ReplFrames frames;
@@ -129,6 +135,13 @@ final class NodeReplSession implements AutoCloseable {
         long id = nextId++;
         var req = ToolOrchestrator.JSON.createObjectNode().put("id", id).put("code", code);
         byte[] body = req.toString().getBytes(StandardCharsets.UTF_8);
+        // a frame that arrived before this request was sent cannot be its reply (and only a forger sends one)
+        for (Object o; (o = replies.poll()) != null;) {
+            if (o == EOF) {
+                replies.add(EOF);
+                break;
+            }
+        }
         try {
             byte[] head = (body.length + "\n").getBytes(StandardCharsets.US_ASCII);
             byte[] all = new byte[head.length + body.length];
@@ -182,8 +195,13 @@ final class NodeReplSession implements AutoCloseable {
                 dead = true;
                 return null;
             }
-            JsonNode frame = ToolOrchestrator.JSON.readTree((String) o);
-            if (frame.path("id").asLong(-1) == id) {
+            JsonNode frame;
+            try {
+                frame = STRICT_JSON.readTree((String) o);
+            } catch (JsonProcessingException e) {
+                continue; // the server only sends one well-formed object per frame: anything else is not a reply
+            }
+            if (frame != null && frame.path("id").asLong(-1) == id) {
                 return frame;
             }
         }
