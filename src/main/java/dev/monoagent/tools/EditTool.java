@@ -7,7 +7,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.attribute.PosixFileAttributes;
 
 /**
  * Edit: exact-string replacement in a text file. {@code old_string} must occur exactly once unless
@@ -57,32 +59,33 @@ final class EditTool implements Tool {
         return switch (guard.forWrite(input)) {
             case PathGuard.Check.Invalid i -> FileAccess.invalid(i);
             case PathGuard.Check.Denied d -> FileAccess.denied(ctx, d, Violation.Kind.WRITE, "Editing");
-            case PathGuard.Check.Allowed a -> edit(a, guard, oldS, newS, all);
+            case PathGuard.Check.Allowed a -> edit(ctx, a, guard, oldS, newS, all);
         };
     }
 
-    private static ToolResult edit(PathGuard.Check.Allowed a, PathGuard guard, String oldS, String newS,
-                                   boolean all) {
-        if (!Files.exists(a.real())) {
-            return new ToolResult.Failed(ToolResult.NOT_FOUND, "Error: File not found: " + a.shown()
-                    + " (use Write to create it).");
-        }
-        if (Files.isDirectory(a.real())) {
-            return new ToolResult.Failed(ToolResult.IS_DIRECTORY, "Error: " + a.shown() + " is a directory.");
-        }
-        if (!Files.isRegularFile(a.real())) {
-            return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
-                    "Error: " + a.shown() + " is not a regular file; Edit only edits files.");
-        }
-        try {
-            if (Files.size(a.real()) > WriteTool.MAX_BYTES) {
+    private static ToolResult edit(ToolContext ctx, PathGuard.Check.Allowed a, PathGuard guard, String oldS,
+                                   String newS, boolean all) {
+        // one directory descriptor for the read and the write, so both see the file that was checked
+        try (FdFile f = FdFile.open(a.real(), false)) {
+            PosixFileAttributes attrs = f.attributesNoLink();
+            if (attrs == null) {
+                return notFound(a);
+            }
+            if (attrs.isDirectory()) {
+                return new ToolResult.Failed(ToolResult.IS_DIRECTORY, "Error: " + a.shown() + " is a directory.");
+            }
+            if (!attrs.isRegularFile()) {
+                return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
+                        "Error: " + a.shown() + " is not a regular file; Edit only edits files.");
+            }
+            if (attrs.size() > WriteTool.MAX_BYTES) {
                 return new ToolResult.Failed(ToolResult.TOO_LARGE, "Error: " + a.shown() + " is larger than "
                         + WriteTool.MAX_BYTES + " bytes.");
             }
             String text;
             try {
                 text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(Files.readAllBytes(a.real()))).toString();
+                        .decode(ByteBuffer.wrap(f.readAll(WriteTool.MAX_BYTES))).toString();
             } catch (CharacterCodingException e) {
                 return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
                         "Error: " + a.shown() + " is not UTF-8 text; Edit works on text files only.");
@@ -98,15 +101,28 @@ final class EditTool implements Tool {
                         + "replace_all.");
             }
             String updated = all ? text.replace(oldS, newS) : replaceOnce(text, oldS, newS);
-            FileAccess.atomicWrite(a.real(), updated.getBytes(StandardCharsets.UTF_8), guard);
+            ToolResult refused = FileAccess.write(ctx, a, guard, f, updated.getBytes(StandardCharsets.UTF_8),
+                    "Editing");
+            if (refused != null) {
+                return refused;
+            }
             int replaced = all ? count : 1;
             var data = ToolOrchestrator.JSON.createObjectNode().put("path", a.shown().toString())
                     .put("replacements", replaced);
             return new ToolResult.Ok("Edited " + a.shown() + ": replaced " + replaced
                     + (replaced == 1 ? " occurrence." : " occurrences."), data);
+        } catch (FdFile.Raced r) {
+            return FileAccess.raced(ctx, a, r, Violation.Kind.WRITE, "Editing");
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return notFound(a);
         } catch (IOException e) {
             return new ToolResult.Failed(ToolResult.FAILED, "Error: cannot edit " + a.shown() + ": " + e.getMessage());
         }
+    }
+
+    private static ToolResult notFound(PathGuard.Check.Allowed a) {
+        return new ToolResult.Failed(ToolResult.NOT_FOUND, "Error: File not found: " + a.shown()
+                + " (use Write to create it).");
     }
 
     static int count(String text, String needle) {

@@ -2,22 +2,22 @@ package dev.monoagent.tools;
 
 import dev.monoagent.common.Violation;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * Shared mechanics of the in-process file tools: turning a {@link PathGuard} refusal into {@code denied_by_policy}
- * plus an OBSERVED violation, atomic writes that keep permissions, and binary sniffing.
+ * plus an OBSERVED violation, race-free atomic writes (by directory descriptor, see {@link FdFile}) that keep
+ * permissions, and binary sniffing.
  */
 final class FileAccess {
     private FileAccess() {}
@@ -39,47 +39,61 @@ final class FileAccess {
         return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS, "Error: " + i.message());
     }
 
+    /** The result for a path that changed between the policy check and the I/O: refused like a policy denial. */
+    static ToolResult raced(ToolContext ctx, PathGuard.Check.Allowed a, FdFile.Raced r, Violation.Kind kind,
+                            String verb) {
+        return denied(ctx, new PathGuard.Check.Denied(a.shown(), a.real(), r.getMessage()), kind, verb);
+    }
+
     /**
-     * Replaces {@code real} with {@code data} atomically: a temp file in the same directory, fsync, rename over the
-     * target. An existing file keeps its permissions; a new one gets rw-r--r--. Missing parent dirs are created.
+     * Why writing the existing regular file with {@code attrs} (read through the directory descriptor; checked as
+     * {@code real}) is refused, or null. The hard-link count cannot be read through the descriptor, so it is read by
+     * path after confirming the path still names the very file the descriptor sees (a mismatch is a race).
      */
-    static void atomicWrite(Path real, byte[] data, PathGuard guard) throws IOException {
-        Path dir = real.getParent();
-        Files.createDirectories(dir);
-        Set<PosixFilePermission> perms = Files.exists(real, LinkOption.NOFOLLOW_LINKS)
-                ? Files.getPosixFilePermissions(real, LinkOption.NOFOLLOW_LINKS) : NEW_FILE_PERMS;
-        Path tmp = Files.createTempFile(dir, ".mono-write-", ".tmp");
+    static String hardLinkDenial(PosixFileAttributes attrs, Path real, PathGuard guard) throws IOException {
+        Object key;
         try {
-            if (guard.writeDenial(guard.toPolicySpace(tmp)) != null) {
-                throw new IOException("temporary file would be protected: " + tmp);
-            }
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                var buf = java.nio.ByteBuffer.wrap(data);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                ch.force(true);
-            }
-            Files.setPosixFilePermissions(tmp, perms);
-            try {
-                Files.move(tmp, real, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, real, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
+            key = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (NoSuchFileException e) {
+            throw new FdFile.Raced(real);
         }
+        if (!Objects.equals(key, attrs.fileKey())) {
+            throw new FdFile.Raced(real);
+        }
+        return guard.hardLinkDenial(real);
+    }
+
+    /**
+     * Replaces the checked file with {@code data} atomically through its directory descriptor (see
+     * {@link FdFile#replace}). An existing file keeps its permissions; a new one gets rw-r--r--. Missing parent
+     * dirs are created. The outcome is a result when the target is unusable, else null.
+     */
+    static ToolResult write(ToolContext ctx, PathGuard.Check.Allowed a, PathGuard guard, FdFile f, byte[] data,
+                            String verb) throws IOException {
+        PosixFileAttributes attrs = f.attributesNoLink();
+        Set<PosixFilePermission> perms = NEW_FILE_PERMS;
+        if (attrs != null) {
+            if (attrs.isDirectory()) {
+                return new ToolResult.Failed(ToolResult.IS_DIRECTORY, "Error: " + a.shown() + " is a directory.");
+            }
+            if (!attrs.isRegularFile()) {
+                return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
+                        "Error: " + a.shown() + " is not a regular file.");
+            }
+            String why = hardLinkDenial(attrs, a.real(), guard);
+            if (why != null) {
+                return denied(ctx, new PathGuard.Check.Denied(a.shown(), a.real(), why), Violation.Kind.WRITE, verb);
+            }
+            perms = attrs.permissions();
+        }
+        f.replace(data, perms, guard);
+        return null;
     }
 
     /** A short description of a binary file's type from its first bytes. */
-    static String sniffType(Path p) {
-        byte[] h = new byte[16];
-        int n;
-        try (InputStream in = Files.newInputStream(p)) {
-            n = in.readNBytes(h, 0, h.length);
-        } catch (IOException e) {
-            return "unknown";
-        }
+    static String sniffType(byte[] head, int len) {
+        byte[] h = head;
+        int n = Math.min(len, 16);
         String s = new String(h, 0, n, StandardCharsets.ISO_8859_1);
         if (s.startsWith("\u0089PNG")) {
             return "PNG image";
@@ -117,14 +131,11 @@ final class FileAccess {
         return "binary data";
     }
 
-    /** True when the first 8 KiB contain a NUL byte (the usual text/binary heuristic). */
-    static boolean looksBinary(Path p) throws IOException {
-        try (InputStream in = Files.newInputStream(p)) {
-            byte[] b = in.readNBytes(8192);
-            for (byte x : b) {
-                if (x == 0) {
-                    return true;
-                }
+    /** True when {@code head} (the first 8 KiB) contains a NUL byte (the usual text/binary heuristic). */
+    static boolean looksBinary(byte[] head, int len) {
+        for (int i = 0; i < len; i++) {
+            if (head[i] == 0) {
+                return true;
             }
         }
         return false;

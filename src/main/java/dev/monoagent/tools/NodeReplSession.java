@@ -1,6 +1,9 @@
 package dev.monoagent.tools;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.monoagent.sandbox.CommandSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,13 +30,18 @@ final class NodeReplSession implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "/dev/monoagent/tools/repl-server.js";
     static final Duration PROCESS_LIFETIME = Duration.ofHours(24);
     private static final Object EOF = new Object();
+    /** Trailing bytes after the reply object mean the frame was tampered with (e.g. interleaved writes). */
+    private static final ObjectReader STRICT_JSON = ToolOrchestrator.JSON.reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final SandboxPort.LiveProcess process;
     private final ReplFrames frames;
     private final BlockingQueue<Object> replies = new LinkedBlockingQueue<>();
     private final StringBuilder stderr = new StringBuilder();
     private long nextId = 1;
-    private boolean dead;
+    private volatile boolean dead;
+    /** Why the reader stopped the process (an oversized frame), shown with the "state lost" result. */
+    private volatile String killedBecause;
 
     /** A started session, or the reason it did not start. */
     sealed interface Start {
@@ -127,6 +135,13 @@ final class NodeReplSession implements AutoCloseable {
         long id = nextId++;
         var req = ToolOrchestrator.JSON.createObjectNode().put("id", id).put("code", code);
         byte[] body = req.toString().getBytes(StandardCharsets.UTF_8);
+        // a frame that arrived before this request was sent cannot be its reply (and only a forger sends one)
+        for (Object o; (o = replies.poll()) != null;) {
+            if (o == EOF) {
+                replies.add(EOF);
+                break;
+            }
+        }
         try {
             byte[] head = (body.length + "\n").getBytes(StandardCharsets.US_ASCII);
             byte[] all = new byte[head.length + body.length];
@@ -180,8 +195,13 @@ final class NodeReplSession implements AutoCloseable {
                 dead = true;
                 return null;
             }
-            JsonNode frame = ToolOrchestrator.JSON.readTree((String) o);
-            if (frame.path("id").asLong(-1) == id) {
+            JsonNode frame;
+            try {
+                frame = STRICT_JSON.readTree((String) o);
+            } catch (JsonProcessingException e) {
+                continue; // the server only sends one well-formed object per frame: anything else is not a reply
+            }
+            if (frame != null && frame.path("id").asLong(-1) == id) {
                 return frame;
             }
         }
@@ -198,6 +218,11 @@ final class NodeReplSession implements AutoCloseable {
                 }
                 replies.addAll(got);
             }
+        } catch (ReplFrames.Overflow e) {
+            // a reply larger than the host will buffer: the stream is unusable, so the REPL (and its state) goes
+            killedBecause = e.getMessage();
+            dead = true;
+            process.close();
         } catch (IOException ignored) {
             // the process went away; EOF below tells the waiting evaluation
         }
@@ -234,7 +259,8 @@ final class NodeReplSession implements AutoCloseable {
         synchronized (frames) {
             out = frames.drainStray();
         }
-        return out + stderrText();
+        String why = killedBecause;
+        return out + stderrText() + (why == null ? "" : "\n(the NodeRepl process was stopped: " + why + ")\n");
     }
 
     @Override

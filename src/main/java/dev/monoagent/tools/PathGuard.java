@@ -19,6 +19,8 @@ import java.util.Set;
  * sandbox would refuse. A path is checked twice: as written (normalized, so {@code ..} cannot climb out) and as the
  * real target after resolving every symlink; both must pass the {@link Policy}. Writes additionally refuse the
  * private state dir, dangling symlinks and hard links whose other names are protected or outside the writable roots.
+ * The check is on path strings only; the I/O that follows goes through {@link FdFile}, which reaches the checked real
+ * path by descriptor and refuses a symlink that appeared since, so sandboxed code cannot swap the path in between.
  */
 final class PathGuard {
     /**

@@ -5,10 +5,15 @@ import dev.monoagent.common.Violation;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.Path;
 
 /**
@@ -53,7 +58,7 @@ final class ReadTool implements Tool {
         return switch (guard.forRead(input)) {
             case PathGuard.Check.Invalid i -> FileAccess.invalid(i);
             case PathGuard.Check.Denied d -> FileAccess.denied(ctx, d, Violation.Kind.READ, "Reading");
-            case PathGuard.Check.Allowed a -> read(a.shown(), a.real(), offset, limit);
+            case PathGuard.Check.Allowed a -> read(ctx, a, offset, limit);
         };
     }
 
@@ -61,70 +66,98 @@ final class ReadTool implements Tool {
         return v == null ? d : v;
     }
 
-    private ToolResult read(Path shown, Path real, long offset, long limit) {
-        if (!Files.exists(real)) {
-            return new ToolResult.Failed(ToolResult.NOT_FOUND, "Error: File not found: " + shown);
-        }
-        if (Files.isDirectory(real)) {
-            return new ToolResult.Failed(ToolResult.IS_DIRECTORY,
-                    "Error: " + shown + " is a directory, not a file. Use Glob to list its files.");
-        }
-        if (!Files.isRegularFile(real)) {
-            return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
-                    "Error: " + shown + " is not a regular file (device, socket or pipe); Read only reads files.");
-        }
-        try {
-            long size = Files.size(real);
-            if (FileAccess.looksBinary(real)) {
-                return binary(shown, real, size);
+    private ToolResult read(ToolContext ctx, PathGuard.Check.Allowed a, long offset, long limit) {
+        Path shown = a.shown();
+        // by descriptor from the checked real path: a symlink swapped in after the check is refused, not followed
+        try (FdFile f = FdFile.open(a.real(), false)) {
+            PosixFileAttributes attrs = f.attributesNoLink();
+            if (attrs == null) {
+                return notFound(shown);
             }
-            var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT);
-            StringBuilder out = new StringBuilder();
-            long lineNo = 0;
-            long shownLines = 0;
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(real), decoder),
-                    1 << 16)) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    lineNo++;
-                    if (lineNo < offset || shownLines >= limit) {
-                        continue;
-                    }
-                    if (line.length() > MAX_LINE_CHARS) {
-                        line = line.substring(0, MAX_LINE_CHARS) + " … [line truncated]";
-                    }
-                    out.append(String.format("%6d\t", lineNo)).append(line).append('\n');
-                    shownLines++;
-                    if (out.length() > OutputBound.MAX_RESULT_BYTES) {
-                        return new ToolResult.Failed(ToolResult.TOO_LARGE, "Error: " + shown + " (" + size
-                                + " bytes) is too large to show at once; read a part with offset and limit.");
-                    }
-                }
-            } catch (CharacterCodingException e) {
-                return binary(shown, real, size);
+            if (attrs.isDirectory()) {
+                return new ToolResult.Failed(ToolResult.IS_DIRECTORY,
+                        "Error: " + shown + " is a directory, not a file. Use Glob to list its files.");
             }
-            var data = ToolOrchestrator.JSON.createObjectNode().put("path", shown.toString())
-                    .put("totalLines", lineNo).put("startLine", offset).put("linesShown", shownLines);
-            if (lineNo == 0) {
-                return new ToolResult.Ok("(" + shown + " is empty)", data);
+            if (!attrs.isRegularFile()) {
+                return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS, "Error: " + shown
+                        + " is not a regular file (device, socket or pipe); Read only reads files.");
             }
-            if (shownLines == 0) {
-                return new ToolResult.Ok("(" + shown + " has " + lineNo + " lines; offset " + offset
-                        + " is past the end)", data);
+            try (SeekableByteChannel ch = f.openRead()) {
+                return read(shown, ch, offset, limit);
             }
-            if (offset + shownLines - 1 < lineNo) {
-                out.append("(showing lines ").append(offset).append('-').append(offset + shownLines - 1)
-                        .append(" of ").append(lineNo).append("; use offset to read more)\n");
-            }
-            return new ToolResult.Ok(out.toString(), data);
+        } catch (FdFile.Raced r) {
+            return FileAccess.raced(ctx, a, r, Violation.Kind.READ, "Reading");
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return notFound(shown);
         } catch (IOException e) {
             return new ToolResult.Failed(ToolResult.FAILED, "Error: cannot read " + shown + ": " + e.getMessage());
         }
     }
 
-    private static ToolResult binary(Path shown, Path real, long size) {
-        String type = FileAccess.sniffType(real);
+    private static ToolResult notFound(Path shown) {
+        return new ToolResult.Failed(ToolResult.NOT_FOUND, "Error: File not found: " + shown);
+    }
+
+    private ToolResult read(Path shown, SeekableByteChannel ch, long offset, long limit) throws IOException {
+        long size = ch.size();
+        byte[] head = new byte[8192];
+        int headLen = readFully(ch, head);
+        if (FileAccess.looksBinary(head, headLen)) {
+            return binary(shown, size, head, headLen);
+        }
+        ch.position(0);
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        StringBuilder out = new StringBuilder();
+        long lineNo = 0;
+        long shownLines = 0;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(Channels.newInputStream(ch), decoder),
+                1 << 16)) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                lineNo++;
+                if (lineNo < offset || shownLines >= limit) {
+                    continue;
+                }
+                if (line.length() > MAX_LINE_CHARS) {
+                    line = line.substring(0, MAX_LINE_CHARS) + " … [line truncated]";
+                }
+                out.append(String.format("%6d\t", lineNo)).append(line).append('\n');
+                shownLines++;
+                if (out.length() > OutputBound.MAX_RESULT_BYTES) {
+                    return new ToolResult.Failed(ToolResult.TOO_LARGE, "Error: " + shown + " (" + size
+                            + " bytes) is too large to show at once; read a part with offset and limit.");
+                }
+            }
+        } catch (CharacterCodingException e) {
+            return binary(shown, size, head, headLen);
+        }
+        var data = ToolOrchestrator.JSON.createObjectNode().put("path", shown.toString())
+                .put("totalLines", lineNo).put("startLine", offset).put("linesShown", shownLines);
+        if (lineNo == 0) {
+            return new ToolResult.Ok("(" + shown + " is empty)", data);
+        }
+        if (shownLines == 0) {
+            return new ToolResult.Ok("(" + shown + " has " + lineNo + " lines; offset " + offset
+                    + " is past the end)", data);
+        }
+        if (offset + shownLines - 1 < lineNo) {
+            out.append("(showing lines ").append(offset).append('-').append(offset + shownLines - 1)
+                    .append(" of ").append(lineNo).append("; use offset to read more)\n");
+        }
+        return new ToolResult.Ok(out.toString(), data);
+    }
+
+    private static int readFully(SeekableByteChannel ch, byte[] into) throws IOException {
+        ByteBuffer buf = ByteBuffer.wrap(into);
+        while (buf.hasRemaining() && ch.read(buf) >= 0) {
+            // until full or EOF
+        }
+        return buf.position();
+    }
+
+    private static ToolResult binary(Path shown, long size, byte[] head, int headLen) {
+        String type = FileAccess.sniffType(head, headLen);
         var data = ToolOrchestrator.JSON.createObjectNode().put("path", shown.toString()).put("binary", true)
                 .put("size", size).put("type", type);
         return new ToolResult.Ok("Binary file " + shown + " (" + size + " bytes, " + type

@@ -11,22 +11,44 @@ import java.util.List;
  * {@code \n\x01MONO-REPL <token> <length>\n<json>}; the token is random per process and never visible to the
  * program, so bytes the program writes to fd 1 (even well-formed frames with another token) stay stray output.
  * Incremental: feed chunks as they arrive; a marker or body split across chunks is kept until complete.
+ * <p>Both buffers are bounded because the bytes come from sandboxed code: stray output beyond {@link #MAX_STRAY}
+ * is counted and dropped, and a frame claiming a body over {@link #MAX_BODY} is {@link Overflow} (the caller kills
+ * the REPL), so the program can never make the host hold more than about {@code MAX_STRAY + MAX_BODY}.
  */
 final class ReplFrames {
     static final String MARK = "\u0001MONO-REPL ";
     private static final int MAX_LENGTH_DIGITS = 11;
+    /** Stray bytes kept between drains; the rest is dropped with a note (like the server's own 8 MiB bound). */
+    static final int MAX_STRAY = 8 * 1024 * 1024;
+    /** Largest reply body accepted; the server keeps its replies below it (see repl-server.js MAX_BODY). */
+    static final int MAX_BODY = 16 * 1024 * 1024;
+
+    /** A token-marked frame claimed a body larger than {@link #MAX_BODY}: the stream cannot be trusted further. */
+    static final class Overflow extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Overflow(long claimed) {
+            super("the NodeRepl server announced a " + claimed + "-byte reply, over the " + MAX_BODY
+                    + "-byte limit");
+        }
+    }
 
     private final byte[] marker;
     private byte[] buf = new byte[8192];
     private int start;
     private int end;
     private final ByteArrayOutputStream stray = new ByteArrayOutputStream();
+    private long strayDropped;
 
     ReplFrames(String token) {
         this.marker = ("\n" + MARK + token + " ").getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Adds {@code len} bytes of {@code chunk} and returns the JSON bodies of the frames completed by them. */
+    /**
+     * Adds {@code len} bytes of {@code chunk} and returns the JSON bodies of the frames completed by them.
+     *
+     * @throws Overflow when a frame with the token claims a body over {@link #MAX_BODY}
+     */
     List<String> feed(byte[] chunk, int len) {
         append(chunk, len);
         List<String> frames = new ArrayList<>();
@@ -35,11 +57,11 @@ final class ReplFrames {
             if (at < 0) {
                 // everything except a possible marker prefix at the end is stray
                 int keep = partialMarkerAtEnd();
-                stray.write(buf, start, end - keep - start);
+                stray(start, end - keep - start);
                 start = end - keep;
                 return frames;
             }
-            stray.write(buf, start, at - start);
+            stray(start, at - start);
             start = at;
             int lenStart = at + marker.length;
             int nl = -1;
@@ -56,9 +78,9 @@ final class ReplFrames {
                 }
                 return frames;
             }
-            int bodyLen;
+            long bodyLen;
             try {
-                bodyLen = Integer.parseInt(new String(buf, lenStart, nl - lenStart, StandardCharsets.US_ASCII));
+                bodyLen = Long.parseLong(new String(buf, lenStart, nl - lenStart, StandardCharsets.US_ASCII));
             } catch (NumberFormatException e) {
                 skipMarker(lenStart);
                 continue;
@@ -67,23 +89,43 @@ final class ReplFrames {
                 skipMarker(lenStart);
                 continue;
             }
+            if (bodyLen > MAX_BODY) {
+                throw new Overflow(bodyLen);
+            }
             if (end - (nl + 1) < bodyLen) {
                 return frames;
             }
-            frames.add(new String(buf, nl + 1, bodyLen, StandardCharsets.UTF_8));
-            start = nl + 1 + bodyLen;
+            frames.add(new String(buf, nl + 1, (int) bodyLen, StandardCharsets.UTF_8));
+            start = nl + 1 + (int) bodyLen;
         }
     }
 
-    /** Stray output collected since the last call (then cleared). */
+    /** Stray output collected since the last call (then cleared), with a note when some was dropped. */
     String drainStray() {
         String s = stray.toString(StandardCharsets.UTF_8);
+        if (strayDropped > 0) {
+            s += "\n(" + strayDropped + " more bytes of output outside the REPL's capture were dropped)\n";
+        }
         stray.reset();
+        strayDropped = 0;
         return s;
     }
 
+    /** Bytes held for an incomplete marker or frame (for tests of the bound). */
+    int pending() {
+        return end - start;
+    }
+
+    /** Keeps stray bytes up to {@link #MAX_STRAY}; counts the rest. */
+    private void stray(int from, int len) {
+        int room = MAX_STRAY - stray.size();
+        int kept = Math.max(0, Math.min(room, len));
+        stray.write(buf, from, kept);
+        strayDropped += len - kept;
+    }
+
     private void skipMarker(int upTo) {
-        stray.write(buf, start, upTo - start);
+        stray(start, upTo - start);
         start = upTo;
     }
 

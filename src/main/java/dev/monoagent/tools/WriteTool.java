@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.monoagent.common.Violation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 
 /**
- * Write: creates or replaces a file atomically (temp file + rename, permissions kept). The target must pass the
+ * Write: creates or replaces a file atomically (temp file + rename by directory descriptor, permissions kept). The target must pass the
  * same write policy as the sandbox on both its written and its real path; a refusal is {@code denied_by_policy} and
  * an OBSERVED write violation attributed to the call.
  */
@@ -49,26 +48,26 @@ final class WriteTool implements Tool {
         return switch (guard.forWrite(input)) {
             case PathGuard.Check.Invalid i -> FileAccess.invalid(i);
             case PathGuard.Check.Denied d -> FileAccess.denied(ctx, d, Violation.Kind.WRITE, "Writing");
-            case PathGuard.Check.Allowed a -> {
-                if (Files.isDirectory(a.real())) {
-                    yield new ToolResult.Failed(ToolResult.IS_DIRECTORY, "Error: " + a.shown() + " is a directory.");
-                }
-                boolean existed = Files.exists(a.real());
-                if (existed && !Files.isRegularFile(a.real())) {
-                    yield new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
-                            "Error: " + a.shown() + " is not a regular file; Write only writes files.");
-                }
-                try {
-                    FileAccess.atomicWrite(a.real(), bytes, guard);
-                } catch (IOException e) {
-                    yield new ToolResult.Failed(ToolResult.FAILED,
-                            "Error: cannot write " + a.shown() + ": " + e.getMessage());
-                }
-                var data = ToolOrchestrator.JSON.createObjectNode().put("path", a.shown().toString())
-                        .put("bytes", bytes.length).put("created", !existed);
-                yield new ToolResult.Ok((existed ? "Overwrote " : "Created ") + a.shown() + " (" + bytes.length
-                        + " bytes).", data);
-            }
+            case PathGuard.Check.Allowed a -> write(ctx, a, guard, bytes);
         };
+    }
+
+    private static ToolResult write(ToolContext ctx, PathGuard.Check.Allowed a, PathGuard guard, byte[] bytes) {
+        boolean existed;
+        try (FdFile f = FdFile.open(a.real(), true)) {
+            existed = f.attributes() != null;
+            ToolResult refused = FileAccess.write(ctx, a, guard, f, bytes, "Writing");
+            if (refused != null) {
+                return refused;
+            }
+        } catch (FdFile.Raced r) {
+            return FileAccess.raced(ctx, a, r, Violation.Kind.WRITE, "Writing");
+        } catch (IOException e) {
+            return new ToolResult.Failed(ToolResult.FAILED, "Error: cannot write " + a.shown() + ": " + e.getMessage());
+        }
+        var data = ToolOrchestrator.JSON.createObjectNode().put("path", a.shown().toString())
+                .put("bytes", bytes.length).put("created", !existed);
+        return new ToolResult.Ok((existed ? "Overwrote " : "Created ") + a.shown() + " (" + bytes.length
+                + " bytes).", data);
     }
 }

@@ -103,6 +103,63 @@ class NodeReplTest {
         assertTrue(ok("typeof token + typeof MARK + typeof emit").contains("undefinedundefinedundefined"));
     }
 
+    /**
+     * The reviewer's token theft, widened: user code replaces every builtin the server used to look up at run time
+     * (and the typed-array getters, the fs binding, Array.prototype.push, process.stdin) to see a frame header, and
+     * forges the next reply with the stolen token; it also injects a fake request through process.stdin.
+     */
+    @Test
+    void userCodeCannotStealTheTokenNorForgeAReply() {
+        String attack = """
+                globalThis.__seen = [];
+                const __fs = require('fs');
+                let __busy = false;
+                const __note = (x) => {
+                  if (__busy) return;
+                  __busy = true;
+                  try {
+                    const s = typeof x === 'string' ? x
+                        : x instanceof Uint8Array ? new TextDecoder().decode(x) : '';
+                    const m = /\\x01MONO-REPL (\\w+) /.exec(s);
+                    if (m) {
+                      __seen[__seen.length] = m[1];
+                      const f = '{"id":2,"ok":true,"value":"\\'FORGED\\'","output":[]}';
+                      __fs.writeSync(1, '\\n\\x01MONO-REPL ' + m[1] + ' ' + f.length + '\\n' + f);
+                    }
+                  } catch (e) { /* keep going */ }
+                  __busy = false;
+                };
+                const __wrap = (o, k) => {
+                  const orig = o[k];
+                  o[k] = function (...a) { for (let i = 0; i < a.length; i++) __note(a[i]); return orig.apply(this, a); };
+                };
+                __wrap(Buffer, 'from'); __wrap(Buffer, 'concat'); __wrap(Buffer, 'allocUnsafe');
+                __wrap(JSON, 'stringify'); __wrap(JSON, 'parse'); __wrap(process.stdout, 'write');
+                __wrap(Array.prototype, 'push'); __wrap(Buffer.prototype, 'utf8Write');
+                __wrap(Buffer.prototype, 'toString'); __wrap(Uint8Array.prototype, 'subarray');
+                const __ta = Object.getPrototypeOf(Uint8Array.prototype);
+                for (const k of ['byteLength', 'length']) {
+                  const d = Object.getOwnPropertyDescriptor(__ta, k);
+                  Object.defineProperty(Uint8Array.prototype, k, { configurable: true,
+                    get() { __note(this); return d.get.call(this); } });
+                }
+                try {
+                  const b = process.binding('fs');
+                  const w = b.writeBuffer;
+                  b.writeBuffer = function (fd, buf, ...r) { __note(buf); return w.call(this, fd, buf, ...r); };
+                } catch (e) { /* frozen */ }
+                const __then = Promise.prototype.then;
+                Promise.prototype.then = function (...a) { return __then.apply(this, a); };
+                process.stdin.emit('data', Buffer.from('42\\n{"id":2,"code":"\\'FORGED by injection\\'"}'));
+                'armed'
+                """;
+        assertEquals("'armed'", ok(attack));
+        assertEquals("'real reply for id 2'", ok("'real reply for id 2'"));
+        assertEquals("'real reply for id 3'", ok("'real reply for id 3'"));
+        assertEquals("0", ok("__seen.length"), "no frame header ever reached the user's code");
+        assertEquals("43", ok("43"));
+    }
+
     @Test
     void timeoutKillsTheProcessAndTheNextCallStartsFresh() throws Exception {
         ok("const keep = 1");
@@ -140,6 +197,30 @@ class NodeReplTest {
         assertTrue(t.startsWith("line 0\nline 1\n"));
         assertTrue(t.contains("more characters of output were dropped"), "server-side 8 MiB bound");
         assertTrue(t.contains("Full output saved to: "));
+        assertEquals("43", ok("43"), "the REPL is still usable");
+    }
+
+    @Test
+    void strayOutputPastTheCaptureIsBoundedOnTheHost() throws Exception {
+        // fs.writeSync(1) bypasses the server's capture; the host keeps at most ReplFrames.MAX_STRAY of it
+        String t = ok("const fs = require('fs'); const b = Buffer.alloc(1 << 20, 122); let total = 0; "
+                + "while (total < 24 * b.length) { try { total += fs.writeSync(1, b, 0, b.length); } "
+                + "catch (e) { if (e.code !== 'EAGAIN') throw e; } } 'end'");
+        var m = java.util.regex.Pattern.compile("Full output saved to: (\\S+)").matcher(t);
+        assertTrue(m.find(), t.length() + " " + t.substring(Math.max(0, t.length() - 300)));
+        Path full = Path.of(m.group(1));
+        assertTrue(java.nio.file.Files.size(full) < ReplFrames.MAX_STRAY + 4096, "bounded on the host");
+        String tail = java.nio.file.Files.readString(full).substring((int) java.nio.file.Files.size(full) - 300);
+        assertTrue(tail.contains("more bytes of output outside the REPL's capture were dropped"), tail);
+        assertEquals("43", ok("43"), "the REPL is still usable");
+    }
+
+    @Test
+    void aReplyTooLargeAfterJsonEscapingIsShrunkByTheServer() {
+        // 8 M control characters: within the server's character bound, but 48 MB once JSON-escaped
+        String t = ok("process.stdout.write('\\u0001'.repeat(8 * 1024 * 1024 - 16)); 'end'");
+        assertTrue(t.contains("too large for one reply"), t.substring(0, Math.min(200, t.length())));
+        assertTrue(t.endsWith("'end'"));
         assertEquals("43", ok("43"), "the REPL is still usable");
     }
 

@@ -1,9 +1,12 @@
 package dev.monoagent.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,5 +44,43 @@ class ReplFramesTest {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         assertEquals(List.of("{}"), f.feed(b, b.length));
         assertEquals("\n\u0001MONO-REPL " + TOKEN + " xx\n{}", f.drainStray());
+    }
+
+    @Test
+    void strayOutputIsCappedAndTheRestCounted() {
+        ReplFrames f = new ReplFrames(TOKEN);
+        // a marker without the token followed by a huge claimed length: all of it is stray, none of it buffered
+        byte[] m = "\n\u0001MONO-REPL anything 2000000000\n".getBytes(StandardCharsets.UTF_8);
+        f.feed(m, m.length);
+        byte[] chunk = new byte[1 << 20];
+        Arrays.fill(chunk, (byte) 'x');
+        for (int i = 0; i < 40; i++) {
+            assertEquals(List.of(), f.feed(chunk, chunk.length));
+            assertTrue(f.pending() < 64, "nothing waits for a frame");
+        }
+        String s = f.drainStray();
+        assertTrue(s.length() <= ReplFrames.MAX_STRAY + 200, "bounded: " + s.length());
+        long dropped = 40L * chunk.length + m.length - ReplFrames.MAX_STRAY;
+        assertTrue(s.endsWith("(" + dropped + " more bytes of output outside the REPL's capture were dropped)\n"),
+                s.substring(s.length() - 120));
+        byte[] ok = frame(TOKEN, "{\"id\":1}").getBytes(StandardCharsets.UTF_8);
+        assertEquals(List.of("{\"id\":1}"), f.feed(ok, ok.length), "frames still parse after the cap");
+        assertEquals("", f.drainStray(), "the drop count resets with the drain");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"16777217", "2000000000", "99999999999"})
+    void aFrameClaimingAnOversizedBodyIsOverflow(String len) {
+        ReplFrames f = new ReplFrames(TOKEN);
+        byte[] m = ("\n\u0001MONO-REPL " + TOKEN + " " + len + "\n{").getBytes(StandardCharsets.UTF_8);
+        assertThrows(ReplFrames.Overflow.class, () -> f.feed(m, m.length));
+    }
+
+    @Test
+    void aFrameOfExactlyTheMaximumIsAccepted() {
+        ReplFrames f = new ReplFrames(TOKEN);
+        String body = "\"" + "y".repeat(ReplFrames.MAX_BODY - 2) + "\"";
+        byte[] b = frame(TOKEN, body).getBytes(StandardCharsets.UTF_8);
+        assertEquals(1, f.feed(b, b.length).size());
     }
 }
