@@ -32,6 +32,15 @@ final class Args {
         return v.asText();
     }
 
+    /** A required string argument that must not be blank. */
+    static String requireNonBlank(JsonNode args, String name) {
+        String v = requireString(args, name);
+        if (v.isBlank()) {
+            throw new Invalid(name + " is empty.");
+        }
+        return v;
+    }
+
     static String optString(JsonNode args, String name) {
         JsonNode v = args.get(name);
         if (v == null || v.isNull()) {

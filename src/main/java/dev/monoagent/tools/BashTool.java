@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Bash: {@code /bin/bash --noprofile --norc -c COMMAND} inside the sandbox, with {@code BASH_ENV}/{@code ENV} empty. */
-final class BashTool implements Tool {
+final class BashTool extends BasicTool {
     private static final JsonNode SCHEMA = Args.schema()
             .str("command", "The bash command line.", true)
             .integer("timeout_ms", "Wall-clock limit in milliseconds (default 120000, max 600000).", false)
@@ -13,29 +13,16 @@ final class BashTool implements Tool {
             .str("description", "Short note on what the command does (for the transcript).", false)
             .build();
 
-    @Override
-    public String name() {
-        return ToolNames.BASH;
+    BashTool() {
+        super(ToolNames.BASH,
+                "Run a bash command in the sandbox (workspace writable except protected files; network per policy). "
+                + "Returns stdout, stderr and the exit code.",
+                SCHEMA);
     }
 
     @Override
-    public String description() {
-        return "Run a bash command in the sandbox (workspace writable except protected files; network per policy). "
-                + "Returns stdout, stderr and the exit code.";
-    }
-
-    @Override
-    public JsonNode schema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(JsonNode args, ToolContext ctx) {
-        Args.onlyKnown(args, SCHEMA);
-        String command = Args.requireString(args, "command");
-        if (command.isBlank()) {
-            throw new Args.Invalid("command is empty.");
-        }
+    ToolResult run(JsonNode args, ToolContext ctx) {
+        String command = Args.requireNonBlank(args, "command");
         var timeout = CommandTools.timeout(args);
         return switch (CommandTools.workdir(Args.optString(args, "workdir"), ctx)) {
             case CommandTools.Workdir.Refused r -> r.result();

@@ -16,7 +16,7 @@ import java.nio.file.attribute.PosixFileAttributes;
  * {@code replace_all}; otherwise the result says how many times it occurred ({@code no_match} /
  * {@code ambiguous_match}). Same write policy and atomic write as {@link WriteTool}.
  */
-final class EditTool implements Tool {
+final class EditTool extends BasicTool {
     private static final JsonNode SCHEMA = Args.schema()
             .str("file_path", "Path of the file (absolute, or relative to the workspace).", true)
             .str("old_string", "The exact text to replace (must be unique unless replace_all).", true)
@@ -24,25 +24,15 @@ final class EditTool implements Tool {
             .bool("replace_all", "Replace every occurrence (default false).")
             .build();
 
-    @Override
-    public String name() {
-        return ToolNames.EDIT;
+    EditTool() {
+        super(ToolNames.EDIT,
+                "Replace an exact string in a text file. old_string must match exactly once unless replace_all is "
+                + "true; include surrounding lines to make it unique.",
+                SCHEMA);
     }
 
     @Override
-    public String description() {
-        return "Replace an exact string in a text file. old_string must match exactly once unless replace_all is "
-                + "true; include surrounding lines to make it unique.";
-    }
-
-    @Override
-    public JsonNode schema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(JsonNode args, ToolContext ctx) {
-        Args.onlyKnown(args, SCHEMA);
+    ToolResult run(JsonNode args, ToolContext ctx) {
         String input = Args.requireString(args, "file_path");
         String oldS = Args.requireString(args, "old_string");
         String newS = Args.requireString(args, "new_string");

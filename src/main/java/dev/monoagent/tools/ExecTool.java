@@ -9,7 +9,7 @@ import java.util.Map;
  * Exec: one program with an argument vector, no shell, inside the sandbox. {@code max_output_chars} caps the result
  * below the 256 KB default (head and tail kept, full output spilled).
  */
-final class ExecTool implements Tool {
+final class ExecTool extends BasicTool {
     private static final JsonNode SCHEMA = Args.schema()
             .str("executable", "Program to run (absolute path or a name found on PATH).", true)
             .strings("args", "Arguments, passed as-is (no shell).", false)
@@ -18,24 +18,14 @@ final class ExecTool implements Tool {
             .integer("max_output_chars", "Cap on the returned text in characters (default: 256 KB).", false)
             .build();
 
-    @Override
-    public String name() {
-        return ToolNames.EXEC;
+    ExecTool() {
+        super(ToolNames.EXEC,
+                "Run one program with arguments (no shell) in the sandbox. Returns stdout, stderr and the exit code.",
+                SCHEMA);
     }
 
     @Override
-    public String description() {
-        return "Run one program with arguments (no shell) in the sandbox. Returns stdout, stderr and the exit code.";
-    }
-
-    @Override
-    public JsonNode schema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(JsonNode args, ToolContext ctx) {
-        Args.onlyKnown(args, SCHEMA);
+    ToolResult run(JsonNode args, ToolContext ctx) {
         String exe = Args.requireString(args, "executable");
         if (exe.isBlank() || exe.indexOf('\0') >= 0) {
             throw new Args.Invalid("executable is empty.");

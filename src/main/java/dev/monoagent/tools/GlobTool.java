@@ -17,7 +17,7 @@ import java.util.Map;
  * anchored at the search path), newest first. Honors {@code .gitignore}, shows hidden files, skips {@code .git} and
  * {@code .mono-agent}, never follows symlinks while walking, and filters by the read policy.
  */
-final class GlobTool implements Tool {
+final class GlobTool extends BasicTool {
     static final int DEFAULT_LIMIT = 1000;
 
     private static final JsonNode SCHEMA = Args.schema()
@@ -27,29 +27,16 @@ final class GlobTool implements Tool {
             .integer("head_limit", "Most paths to return (default 1000).", false)
             .build();
 
-    @Override
-    public String name() {
-        return ToolNames.GLOB;
+    GlobTool() {
+        super(ToolNames.GLOB,
+                "Find files by glob pattern (gitignore-style; .gitignore'd files and .git are skipped). Returns paths "
+                + "relative to the workspace, most recently modified first.",
+                SCHEMA);
     }
 
     @Override
-    public String description() {
-        return "Find files by glob pattern (gitignore-style; .gitignore'd files and .git are skipped). Returns paths "
-                + "relative to the workspace, most recently modified first.";
-    }
-
-    @Override
-    public JsonNode schema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(JsonNode args, ToolContext ctx) {
-        Args.onlyKnown(args, SCHEMA);
-        String pattern = Args.requireString(args, "pattern");
-        if (pattern.isBlank()) {
-            throw new Args.Invalid("pattern is empty.");
-        }
+    ToolResult run(JsonNode args, ToolContext ctx) {
+        String pattern = Args.requireNonBlank(args, "pattern");
         long limit = orDefault(Args.optLong(args, "head_limit", 1, 1_000_000), DEFAULT_LIMIT);
         return switch (SearchRoot.resolve(Args.optString(args, "path"), ctx)) {
             case SearchRoot.Resolution.Refused r -> r.result();

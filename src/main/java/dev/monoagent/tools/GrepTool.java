@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * {@code head_limit}. Same walking rules as {@link GlobTool}. Results are sorted by path so they are stable. No
  * match is a successful answer ("No matches found."), like grep's exit 1.
  */
-final class GrepTool implements Tool {
+final class GrepTool extends BasicTool {
     private static final JsonNode SCHEMA = Args.schema()
             .str("pattern", "Regular expression (ripgrep/Rust syntax).", true)
             .str("path", "File or directory to search (default: the workspace).", false)
@@ -32,25 +32,15 @@ final class GrepTool implements Tool {
             .integer("head_limit", "Most lines/files/entries to return.", false)
             .build();
 
-    @Override
-    public String name() {
-        return ToolNames.GREP;
+    GrepTool() {
+        super(ToolNames.GREP,
+                "Search file contents with a regular expression (ripgrep). output_mode: files_with_matches (default), "
+                + "content (matching lines with optional -A/-B/-C context) or count. Honors .gitignore; skips .git.",
+                SCHEMA);
     }
 
     @Override
-    public String description() {
-        return "Search file contents with a regular expression (ripgrep). output_mode: files_with_matches (default), "
-                + "content (matching lines with optional -A/-B/-C context) or count. Honors .gitignore; skips .git.";
-    }
-
-    @Override
-    public JsonNode schema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(JsonNode args, ToolContext ctx) {
-        Args.onlyKnown(args, SCHEMA);
+    ToolResult run(JsonNode args, ToolContext ctx) {
         String pattern = Args.requireString(args, "pattern");
         String mode = Args.optString(args, "output_mode");
         mode = mode == null ? "files_with_matches" : mode;

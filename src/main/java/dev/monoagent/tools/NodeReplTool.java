@@ -10,7 +10,7 @@ import java.time.Duration;
  * (text {@code Uncaught ...}, {@code data.error = true}), like a nonzero exit. An evaluation over the timeout
  * (120 s) kills the process: the result says the state was lost and the next call starts a fresh REPL.
  */
-final class NodeReplTool implements Tool {
+final class NodeReplTool extends BasicTool {
     static final String SCOPE_KEY = "NodeRepl";
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
     static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
@@ -26,28 +26,15 @@ final class NodeReplTool implements Tool {
     }
 
     NodeReplTool(Duration timeout) {
+        super(ToolNames.NODE_REPL,
+                "Evaluate JavaScript in a persistent Node.js REPL for this run (sandboxed). Variables, functions and "
+                + "classes persist between calls; top-level await works; console output and the value are returned.",
+                SCHEMA);
         this.timeout = timeout;
     }
 
     @Override
-    public String name() {
-        return ToolNames.NODE_REPL;
-    }
-
-    @Override
-    public String description() {
-        return "Evaluate JavaScript in a persistent Node.js REPL for this run (sandboxed). Variables, functions and "
-                + "classes persist between calls; top-level await works; console output and the value are returned.";
-    }
-
-    @Override
-    public JsonNode schema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(JsonNode args, ToolContext ctx) {
-        Args.onlyKnown(args, SCHEMA);
+    ToolResult run(JsonNode args, ToolContext ctx) {
         String code = Args.requireString(args, "code");
         RunScope scope = ctx.scope();
         if (scope == null) {

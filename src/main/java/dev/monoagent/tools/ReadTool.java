@@ -21,7 +21,7 @@ import java.nio.file.Path;
  * {@code limit}); binary files are described (size, type) instead of dumped; directories are refused with a hint
  * to use Glob. Honors the policy's readable roots and read denials on the real (symlink-resolved) path.
  */
-final class ReadTool implements Tool {
+final class ReadTool extends BasicTool {
     static final int DEFAULT_LIMIT = 2000;
     static final int MAX_LINE_CHARS = 2000;
 
@@ -31,25 +31,15 @@ final class ReadTool implements Tool {
             .integer("limit", "Most lines to return (default 2000).", false)
             .build();
 
-    @Override
-    public String name() {
-        return ToolNames.READ;
+    ReadTool() {
+        super(ToolNames.READ,
+                "Read a text file. Returns lines numbered like `cat -n` (1-based). Use offset/limit for large files. "
+                + "Binary files are described, not dumped. Directories are refused: use Glob to list files.",
+                SCHEMA);
     }
 
     @Override
-    public String description() {
-        return "Read a text file. Returns lines numbered like `cat -n` (1-based). Use offset/limit for large files. "
-                + "Binary files are described, not dumped. Directories are refused: use Glob to list files.";
-    }
-
-    @Override
-    public JsonNode schema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(JsonNode args, ToolContext ctx) {
-        Args.onlyKnown(args, SCHEMA);
+    ToolResult run(JsonNode args, ToolContext ctx) {
         String input = Args.requireString(args, "file_path");
         long offset = orDefault(Args.optLong(args, "offset", 1, Integer.MAX_VALUE), 1);
         long limit = orDefault(Args.optLong(args, "limit", 1, 1_000_000), DEFAULT_LIMIT);

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * same write policy as the sandbox on both its written and its real path; a refusal is {@code denied_by_policy} and
  * an OBSERVED write violation attributed to the call.
  */
-final class WriteTool implements Tool {
+final class WriteTool extends BasicTool {
     static final int MAX_BYTES = 16 * 1024 * 1024;
 
     private static final JsonNode SCHEMA = Args.schema()
@@ -18,25 +18,15 @@ final class WriteTool implements Tool {
             .str("content", "The complete new content.", true)
             .build();
 
-    @Override
-    public String name() {
-        return ToolNames.WRITE;
+    WriteTool() {
+        super(ToolNames.WRITE,
+                "Create or overwrite a text file with the given content (atomic). Protected files (.env, .env.*, "
+                + ".git/config, .git/hooks) and the .mono-agent/ state dir cannot be written.",
+                SCHEMA);
     }
 
     @Override
-    public String description() {
-        return "Create or overwrite a text file with the given content (atomic). Protected files (.env, .env.*, "
-                + ".git/config, .git/hooks) and the .mono-agent/ state dir cannot be written.";
-    }
-
-    @Override
-    public JsonNode schema() {
-        return SCHEMA;
-    }
-
-    @Override
-    public ToolResult call(JsonNode args, ToolContext ctx) {
-        Args.onlyKnown(args, SCHEMA);
+    ToolResult run(JsonNode args, ToolContext ctx) {
         String input = Args.requireString(args, "file_path");
         String content = Args.requireString(args, "content");
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
