@@ -31,6 +31,10 @@ public final class Doctor {
             "(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|ghp_[A-Za-z0-9]{20,}|xox[bap]-[A-Za-z0-9-]{10,}"
                     + "|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,})");
 
+    /** MONO_AGENT_* variables that are read outside the config (launcher, engine cache, workspace). */
+    static final Set<String> NON_CONFIG_ENV = Set.of(dev.monoagent.config.EnvVars.WORKSPACE, "MONO_AGENT_JAVA",
+            "MONO_AGENT_JAVA_OPTS", "MONO_AGENT_JAR", "MONO_AGENT_CACHE_DIR");
+
     private Doctor() {}
 
     /** Section status words, as printed. */
@@ -149,12 +153,9 @@ public final class Doctor {
     static Section warnings(LoadedConfig lc) {
         List<String> lines = new ArrayList<>();
         lc.warnings().forEach(w -> lines.add("[WARN] " + w));
-        Set<String> known = new java.util.HashSet<>();
+        Set<String> known = new java.util.HashSet<>(NON_CONFIG_ENV);
         dev.monoagent.config.EnvVars.BINDINGS.forEach(b -> known.add(b.env()));
-        known.add(dev.monoagent.config.EnvVars.WORKSPACE);
-        lc.env().keySet().stream().filter(k -> k.startsWith("MONO_AGENT_SANDBOX_") || k.startsWith("MONO_AGENT_M")
-                        || k.startsWith("MONO_AGENT_ALLOWED") || k.startsWith("MONO_AGENT_DISALLOWED"))
-                .filter(k -> !known.contains(k)).sorted()
+        lc.env().keySet().stream().filter(k -> k.startsWith("MONO_AGENT_") && !known.contains(k)).sorted()
                 .forEach(k -> lines.add("[WARN] " + k + " is not a mono-agent setting and is ignored."
                         + hint(k, known)));
         if (!lc.configExists()) {

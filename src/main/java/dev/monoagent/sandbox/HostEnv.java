@@ -35,10 +35,7 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
 
     /** The real host: process env, user home, default cache root (with the documented overrides). */
     public static HostEnv detect() {
-        Map<String, String> env = System.getenv();
-        Path home = Path.of(System.getProperty("user.home"));
-        return new HostEnv(defaultCacheRoot(env, home), home, env.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"),
-                Path.of(System.getProperty("java.io.tmpdir")), env, List.of());
+        return from(System.getenv());
     }
 
     /** The host as seen through an explicit environment map (the CLI's context; tests pass their own). */

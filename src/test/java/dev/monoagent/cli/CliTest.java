@@ -162,6 +162,20 @@ class CliTest {
     }
 
     @Test
+    void misspelledEnvVariablesAreWarnedButLauncherVariablesAreNot() throws Exception {
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"ollama:qwen\"}}");
+        CliHarness.Result r = CliHarness.run(ws, Map.of("MONO_AGENT_SANDBOX_NETWRK", "localhost",
+                "MONO_AGENT_WORKSPCE", "/elsewhere", "MONO_AGENT_JAVA", "/usr/bin/java", "MONO_AGENT_CACHE_DIR", emptyCache.toString()), "validate");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("Config warnings: waiting\n  [WARN] MONO_AGENT_SANDBOX_NETWRK is not a mono-agent "
+                + "setting and is ignored. Did you mean MONO_AGENT_SANDBOX_NETWORK?"), r.out());
+        assertTrue(r.out().contains("[WARN] MONO_AGENT_WORKSPCE is not a mono-agent setting and is ignored. Did you "
+                + "mean MONO_AGENT_WORKSPACE?"), r.out());
+        assertFalse(r.out().contains("MONO_AGENT_JAVA is not"), r.out());
+        assertFalse(r.out().contains("MONO_AGENT_CACHE_DIR is not"), r.out());
+    }
+
+    @Test
     void presetsListAndShow() {
         CliHarness.Result list = run("presets", "list");
         for (String id : List.of("starter", "telegram-assistant", "slack-bot", "local-private", "code-sandbox")) {
