@@ -1,6 +1,7 @@
 package dev.monoagent.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.monoagent.config.ConfigLoader;
@@ -77,6 +78,24 @@ class InstanceCommandsTest {
                 "--json");
         assertTrue(denied.out().contains("\"kind\":\"write\""), denied.out());
         assertTrue(!Files.exists(ws.resolve(".env")) || Files.readString(ws.resolve(".env")).isEmpty());
+
+        // the agent's sandbox must not reach the control socket: try to stop the instance through it three ways
+        Files.writeString(ws.resolve("probe.sh"), """
+                sock=.mono-agent/control/instance.sock
+                echo '{"op":"stop"}' | socat - UNIX-CONNECT:$sock; echo "socat=$?"
+                /usr/bin/node -e 'require("net").connect(process.argv[1])
+                  .on("error", e => console.log("node=" + e.code))
+                  .on("connect", function () { this.end("{\\"op\\":\\"stop\\"}\\n"); console.log("node=connected"); })' $sock
+                /usr/bin/python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"{\\"op\\":\\"stop\\"}\\n")' $sock
+                echo "python=$?"
+                """);
+        CliHarness.Result viaSandbox = run("tools", "call", "Bash", "{\"command\":\"bash probe.sh\"}", "--run-id", "r1");
+        assertTrue(viaSandbox.out().contains("socat=1"), viaSandbox.out() + viaSandbox.err());
+        assertTrue(viaSandbox.out().contains("python=1"), viaSandbox.out());
+        assertTrue(viaSandbox.out().contains("node=E"), viaSandbox.out());
+        assertFalse(viaSandbox.out().contains("node=connected"), viaSandbox.out());
+        Thread.sleep(500);
+        assertTrue(run("status").out().contains("state: running (pid "), "the instance must survive the attempts");
 
         CliHarness.Result again = run("start", "--headless");
         assertEquals(0, again.exit());
