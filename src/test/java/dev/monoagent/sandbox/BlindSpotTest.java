@@ -2,11 +2,9 @@ package dev.monoagent.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.monoagent.common.Violation.Tier;
-import dev.monoagent.config.Enums.NetworkMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,16 +24,7 @@ class BlindSpotTest {
     Path tmp;
 
     private ExecOutcome.Completed exec(Sandbox sb, Path ws, String cmd) {
-        ExecOutcome o = sb.exec(CommandSpec.bash(cmd, ws).withAttribution("run-blind", "call-blind", "Bash")
-                .withTimeout(Duration.ofSeconds(30)));
-        return assertInstanceOf(ExecOutcome.Completed.class, o, o.toString());
-    }
-
-    private Sandbox open(Path ws) {
-        Sandbox sb = Sandbox.open(TestEngine.config(ws, NetworkMode.NONE, List.of()), new TestEngine.Events(),
-                TestEngine.env());
-        assertEquals("ready", sb.status().state(), String.valueOf(sb.status().reason()));
-        return sb;
+        return TestEngine.bash(sb, ws, cmd, "run-blind", "call-blind", Duration.ofSeconds(30));
     }
 
     @Test
@@ -51,7 +40,7 @@ class BlindSpotTest {
         for (int i = 0; i < 21_000; i++) {
             Files.createFile(many.resolve("f" + i));
         }
-        try (Sandbox sb = open(ws)) {
+        try (Sandbox sb = TestEngine.openReady(ws)) {
             StringBuilder cmd = new StringBuilder();
             for (String e : existing) {
                 cmd.append("echo X >> ").append(e).append("; ");
@@ -96,7 +85,7 @@ class BlindSpotTest {
         Files.writeString(ws.resolve(".rgignore"), "*\n");
         Files.writeString(ws.resolve(".gitignore"), "nested\ndeep\np\n");
         String nestedConfig = Files.readString(nested.resolve(".git/config"));
-        try (Sandbox sb = open(ws)) {
+        try (Sandbox sb = TestEngine.openReady(ws)) {
             exec(sb, ws, "echo evil > nested/.git/hooks/pre-commit; echo '[core]' >> nested/.git/config; "
                     + "echo evil > p/q/r/s/.git/hooks/post-checkout; echo '{\"x\":1}' > deep/x/y/.vscode/settings.json;"
                     + " echo '{\"x\":1}' > node_modules/m/.vscode/tasks.json; true");

@@ -2,17 +2,14 @@ package dev.monoagent.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.monoagent.common.Violation.Tier;
-import dev.monoagent.config.Enums.NetworkMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,23 +57,14 @@ class GitRedirectionTest {
     }
 
     private ExecOutcome.Completed exec(Sandbox sb, Path dir, String cmd) {
-        ExecOutcome o = sb.exec(CommandSpec.bash(cmd, dir).withAttribution("run-git", "call-git", "Bash")
-                .withTimeout(Duration.ofSeconds(20)));
-        return assertInstanceOf(ExecOutcome.Completed.class, o, o.toString());
-    }
-
-    private Sandbox open(Path ws) {
-        Sandbox sb = Sandbox.open(TestEngine.config(ws, NetworkMode.NONE, List.of()), new TestEngine.Events(),
-                TestEngine.env());
-        assertEquals("ready", sb.status().state(), String.valueOf(sb.status().reason()));
-        return sb;
+        return TestEngine.bash(sb, dir, cmd, "run-git", "call-git", Duration.ofSeconds(20));
     }
 
     @Test
     void realGitDirCannotBeRedirected() throws Exception {
         Path r = repo("real");
         Path marker = evilConfig(r);
-        try (Sandbox sb = open(r)) {
+        try (Sandbox sb = TestEngine.openReady(r)) {
             ExecOutcome.Completed c = exec(sb, r, "echo ../evil > .git/commondir; echo '[core]' > .git/config.worktree;"
                     + " mkdir -p .git/modules/m .git/worktrees/w; echo x > .git/modules/m/config;"
                     + " echo x > .git/worktrees/w/config; ln -sfn evil .git; true");
@@ -104,7 +92,7 @@ class GitRedirectionTest {
         Files.delete(ws.resolve(".git"));
         Files.createSymbolicLink(ws.resolve(".git"), Path.of("realgit"));
         Path marker = evilConfig(ws);
-        try (Sandbox sb = open(ws)) {
+        try (Sandbox sb = TestEngine.openReady(ws)) {
             ExecOutcome.Completed ok = exec(sb, ws, "git status --short >/dev/null && echo ran");
             assertEquals("ran\n", ok.stdout(), "commands still run with a symlinked .git: " + ok.stderr());
             ExecOutcome.Completed c = exec(sb, ws, "ln -sfn evil .git; true");
@@ -121,7 +109,7 @@ class GitRedirectionTest {
         run(ws, "git", "init", "-q", "--separate-git-dir", ws.resolve("realgit").toString(), ".");
         String original = Files.readString(ws.resolve(".git"));
         Path marker = evilConfig(ws);
-        try (Sandbox sb = open(ws)) {
+        try (Sandbox sb = TestEngine.openReady(ws)) {
             ExecOutcome.Completed ok = exec(sb, ws, "git status --short >/dev/null && echo ran");
             assertEquals("ran\n", ok.stdout(), "commands still run with a gitdir file: " + ok.stderr());
             exec(sb, ws, "echo 'gitdir: evil' > .git; rm -f .git; echo 'gitdir: evil' > .git; true");
@@ -136,7 +124,7 @@ class GitRedirectionTest {
     void absentGitCannotBeCreatedAsRedirect() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("nogit")).toRealPath();
         Path marker = evilConfig(ws);
-        try (Sandbox sb = open(ws)) {
+        try (Sandbox sb = TestEngine.openReady(ws)) {
             exec(sb, ws, "ln -s evil .git; true");
             assertFalse(Files.isSymbolicLink(ws.resolve(".git")), ".git symlink planted");
             exec(sb, ws, "echo 'gitdir: evil' > .git; true");

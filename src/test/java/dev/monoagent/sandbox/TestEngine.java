@@ -64,6 +64,21 @@ public final class TestEngine {
     }
 
     /** Collects events for assertions. */
+    /** Opens a proven sandbox for {@code ws} (network none, default denies); fails the test unless it is ready. */
+    static Sandbox openReady(Path ws) {
+        Sandbox sb = Sandbox.open(config(ws, NetworkMode.NONE, List.of()), new Events(), env());
+        org.junit.jupiter.api.Assertions.assertEquals("ready", sb.status().state(),
+                String.valueOf(sb.status().reason()));
+        return sb;
+    }
+
+    /** Runs a bash command in {@code dir} attributed to {@code runId}/{@code callId}; fails unless it ran. */
+    static ExecOutcome.Completed bash(Sandbox sb, Path dir, String cmd, String runId, String callId,
+                                      java.time.Duration timeout) {
+        ExecOutcome o = sb.exec(CommandSpec.bash(cmd, dir).withAttribution(runId, callId, "Bash").withTimeout(timeout));
+        return org.junit.jupiter.api.Assertions.assertInstanceOf(ExecOutcome.Completed.class, o, o.toString());
+    }
+
     static final class Events implements EventSink {
         final List<Event> all = new CopyOnWriteArrayList<>();
 

@@ -9,7 +9,6 @@ import dev.monoagent.sandbox.ExecOutcome;
 import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.ui.model.ConsoleLine;
-import dev.monoagent.ui.model.FileEntry;
 import dev.monoagent.ui.model.ProbeRow;
 import dev.monoagent.ui.model.ToolCard;
 import dev.monoagent.ui.model.WorkbenchModel;
@@ -18,19 +17,11 @@ import dev.monoagent.ui.port.ToolsRunner;
 import dev.monoagent.ui.task.FxTaskExecutor;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import javafx.scene.control.Label;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
-import javafx.scene.control.TextArea;
-import javafx.scene.control.TreeItem;
-import javafx.scene.control.TreeView;
-import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -88,27 +79,6 @@ class WorkbenchEngineFxTest {
         executor.shutdown();
     }
 
-    private static void waitUntil(int seconds, BooleanSupplier cond) throws TimeoutException {
-        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, cond::getAsBoolean);
-        WaitForAsyncUtils.waitForFxEvents();
-    }
-
-    private List<String> rootNames(FxRobot robot) {
-        TreeView<FileEntry> tree = robot.lookup("#repo-tree").queryAs(TreeView.class);
-        List<String> names = new ArrayList<>();
-        for (TreeItem<FileEntry> c : tree.getRoot().getChildren()) {
-            names.add(c.getValue().name());
-        }
-        return names;
-    }
-
-    private void run(FxRobot robot, String tab, String inputId, String text) {
-        robot.clickOn(tab);
-        robot.clickOn(inputId);
-        robot.interact(() -> robot.lookup(inputId).queryAs(TextArea.class).setText(text));
-        robot.type(KeyCode.ENTER);
-    }
-
     private static ConsoleLine last(List<ConsoleLine> lines) {
         return lines.get(lines.size() - 1);
     }
@@ -116,24 +86,24 @@ class WorkbenchEngineFxTest {
     @Test
     void reviewerFlowWithTheRealSandbox(FxRobot robot) throws Exception {
         List<String> expected = List.of(".git", ".mono-agent", "src", ".env", "README.md");
-        waitUntil(20, () -> rootNames(robot).equals(expected));
+        WorkbenchRobot.waitUntil(20, () -> WorkbenchRobot.rootNames(robot).equals(expected));
         assertTrue(robot.lookup(".protected-badge").queryAll().size() >= 2, "badges on .mono-agent and .env");
 
         // Check: every probe row, ENFORCING
         Label badge = robot.lookup("#sandbox-badge").queryAs(Label.class);
-        waitUntil(30, () -> wb.model().sandbox().snapshotProperty().get() != null);
+        WorkbenchRobot.waitUntil(30, () -> wb.model().sandbox().snapshotProperty().get() != null);
         robot.clickOn("#sandbox-check");
         ListView<ProbeRow> probes = robot.lookup("#probe-list").queryAs(ListView.class);
-        waitUntil(60, () -> !wb.model().sandbox().runningProperty().get() && !probes.getItems().isEmpty());
+        WorkbenchRobot.waitUntil(60, () -> !wb.model().sandbox().runningProperty().get() && !probes.getItems().isEmpty());
         assertTrue(probes.getItems().size() >= 5, probes.getItems().toString());
         assertTrue(probes.getItems().stream().allMatch(p -> p.state() == ProbeRow.State.PASS),
                 probes.getItems().toString());
         assertTrue(badge.getText().startsWith("Sandbox: ENFORCING (verified "), badge.getText());
 
         // denied write → violation row → transcript card with the inline marker
-        run(robot, "Command console", "#bash-input", "echo x >> .env");
+        WorkbenchRobot.runInConsole(robot, "Command console", "#bash-input", "echo x >> .env");
         TableView<Violation> table = robot.lookup("#violations-table").queryAs(TableView.class);
-        waitUntil(30, () -> table.getItems().stream().anyMatch(v -> v.target() != null
+        WorkbenchRobot.waitUntil(30, () -> table.getItems().stream().anyMatch(v -> v.target() != null
                 && v.target().endsWith(".env")));
         Violation v = table.getItems().stream().filter(x -> x.target().endsWith(".env")).findFirst().orElseThrow();
         ToolCard card = wb.model().transcript().card(v.callId());
@@ -147,11 +117,11 @@ class WorkbenchEngineFxTest {
                 .anyMatch(n -> ((Labeled) n).getText().contains(".env")));
 
         // NodeRepl: state persists in the run's sandboxed REPL
-        run(robot, "NodeRepl", "#noderepl-input", "const n = 40");
-        waitUntil(60, () -> !wb.model().replConsole().busyProperty().get()
+        WorkbenchRobot.runInConsole(robot, "NodeRepl", "#noderepl-input", "const n = 40");
+        WorkbenchRobot.waitUntil(60, () -> !wb.model().replConsole().busyProperty().get()
                 && wb.model().replConsole().lines().size() >= 2);
-        run(robot, "NodeRepl", "#noderepl-input", "n + 2");
-        waitUntil(60, () -> wb.model().replConsole().lines().stream().anyMatch(l -> l.text().trim().equals("42")));
+        WorkbenchRobot.runInConsole(robot, "NodeRepl", "#noderepl-input", "n + 2");
+        WorkbenchRobot.waitUntil(60, () -> wb.model().replConsole().lines().stream().anyMatch(l -> l.text().trim().equals("42")));
 
         // README screenshot: the transcript with the denied write's card, the probes, the violation selected
         robot.interact(() -> {
@@ -177,25 +147,25 @@ class WorkbenchEngineFxTest {
         robot.interact(() -> wb.model().tree().onChanges(List.of(ws.resolve(".bashrc"), ws.resolve(".vscode"))));
         Thread.sleep(300);
         WaitForAsyncUtils.waitForFxEvents();
-        assertEquals(expected, rootNames(robot));
+        assertEquals(expected, WorkbenchRobot.rootNames(robot));
 
         // the engine disappears: the console fails closed and the badge turns red
         RealEngine.remove(env);
-        run(robot, "Command console", "#bash-input", "echo hi");
-        waitUntil(30, () -> wb.model().commandConsole().lines().stream()
+        WorkbenchRobot.runInConsole(robot, "Command console", "#bash-input", "echo hi");
+        WorkbenchRobot.waitUntil(30, () -> wb.model().commandConsole().lines().stream()
                 .anyMatch(l -> l.kind() == ConsoleLine.Kind.ERROR && l.text().startsWith("sandbox_prepare_failed")));
         assertEquals("sandbox_prepare_failed: " + ExecOutcome.FAIL_CLOSED_TEXT,
                 last(wb.model().commandConsole().lines()).text());
-        waitUntil(30, () -> badge.getText().startsWith("BLOCKED"));
+        WorkbenchRobot.waitUntil(30, () -> badge.getText().startsWith("BLOCKED"));
         assertTrue(badge.getStyleClass().contains("badge-blocked"));
         assertFalse(wb.model().commandConsole().busyProperty().get());
     }
 
     @Test
     void longCommandKeepsTheWindowResponsiveAndStopEndsIt(FxRobot robot) throws Exception {
-        waitUntil(30, () -> wb.model().sandbox().snapshotProperty().get() != null);
-        run(robot, "Command console", "#bash-input", "sleep 10");
-        waitUntil(10, () -> wb.model().commandConsole().busyProperty().get());
+        WorkbenchRobot.waitUntil(30, () -> wb.model().sandbox().snapshotProperty().get() != null);
+        WorkbenchRobot.runInConsole(robot, "Command console", "#bash-input", "sleep 10");
+        WorkbenchRobot.waitUntil(10, () -> wb.model().commandConsole().busyProperty().get());
         for (int i = 0; i < 5; i++) {
             long t0 = System.nanoTime();
             robot.interact(() -> { });
@@ -205,7 +175,7 @@ class WorkbenchEngineFxTest {
         }
         long t0 = System.nanoTime();
         robot.clickOn("Stop");
-        waitUntil(10, () -> !wb.model().commandConsole().busyProperty().get());
+        WorkbenchRobot.waitUntil(10, () -> !wb.model().commandConsole().busyProperty().get());
         assertTrue((System.nanoTime() - t0) / 1_000_000 < 8000, "stopped before the command would have ended");
         ToolCard card = (ToolCard) wb.model().transcript().entries().stream().filter(e -> e instanceof ToolCard)
                 .reduce((a, b) -> b).orElseThrow();

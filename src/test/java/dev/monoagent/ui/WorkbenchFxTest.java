@@ -17,18 +17,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import dev.monoagent.ui.model.WorkbenchModel;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
-import javafx.scene.control.TextArea;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
-import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -82,42 +77,21 @@ class WorkbenchFxTest {
         executor.shutdown();
     }
 
-    private static void waitUntil(BooleanSupplier cond) throws TimeoutException {
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, cond::getAsBoolean);
-        WaitForAsyncUtils.waitForFxEvents();
-    }
-
-    private List<String> rootNames(FxRobot robot) {
-        TreeView<FileEntry> tree = robot.lookup("#repo-tree").queryAs(TreeView.class);
-        List<String> names = new ArrayList<>();
-        for (TreeItem<FileEntry> c : tree.getRoot().getChildren()) {
-            names.add(c.getValue().name());
-        }
-        return names;
-    }
-
-    private void runInConsole(FxRobot robot, String tab, String inputId, String text) {
-        robot.clickOn(tab);
-        robot.clickOn(inputId);
-        robot.interact(() -> robot.lookup(inputId).queryAs(TextArea.class).setText(text));
-        robot.type(KeyCode.ENTER);
-    }
-
     @Test
     void reviewerFlowAgainstTheSandbox(FxRobot robot) throws Exception {
         // tree: files with protected badges, no engine mount-point litter
-        waitUntil(() -> rootNames(robot).contains("README.md"));
+        WorkbenchRobot.waitUntil(10, () -> WorkbenchRobot.rootNames(robot).contains("README.md"));
         Path litter = Files.createFile(ws.resolve(".bashrc"));
         Files.setPosixFilePermissions(litter, PosixFilePermissions.fromString("r--r--r--"));
         robot.interact(() -> wb.model().tree().onChanges(List.of(litter)));
         WaitForAsyncUtils.waitForFxEvents();
         Thread.sleep(200);
         WaitForAsyncUtils.waitForFxEvents();
-        assertEquals(List.of(".git", "src", ".env", "package.json", "README.md"), rootNames(robot));
+        assertEquals(List.of(".git", "src", ".env", "package.json", "README.md"), WorkbenchRobot.rootNames(robot));
         TreeView<FileEntry> tree = robot.lookup("#repo-tree").queryAs(TreeView.class);
         TreeItem<FileEntry> git = tree.getRoot().getChildren().get(0);
         robot.interact(() -> git.setExpanded(true));
-        waitUntil(() -> git.getChildren().size() == 2 && git.getChildren().get(0).getValue().size() != -2
+        WorkbenchRobot.waitUntil(10, () -> git.getChildren().size() == 2 && git.getChildren().get(0).getValue().size() != -2
                 && !git.getChildren().get(0).getValue().name().equals("loading…"));
         assertEquals(List.of("hooks", "config"), git.getChildren().stream().map(i -> i.getValue().name()).toList());
         assertTrue(git.getChildren().stream().allMatch(i -> i.getValue().protectedPath()));
@@ -126,16 +100,16 @@ class WorkbenchFxTest {
         // Check: every probe row, badge ENFORCING
         robot.clickOn("#sandbox-check");
         ListView<ProbeRow> probes = robot.lookup("#probe-list").queryAs(ListView.class);
-        waitUntil(() -> probes.getItems().size() == FakeSandbox.PROBES.size()
+        WorkbenchRobot.waitUntil(10, () -> probes.getItems().size() == FakeSandbox.PROBES.size()
                 && !wb.model().sandbox().runningProperty().get());
         Label badge = robot.lookup("#sandbox-badge").queryAs(Label.class);
         assertTrue(badge.getText().startsWith("Sandbox: ENFORCING (verified "), badge.getText());
         assertTrue(badge.getStyleClass().contains("badge-enforcing"));
 
         // denied write from the command console → violation row → transcript card links to it
-        runInConsole(robot, "Command console", "#bash-input", "echo x >> .env");
+        WorkbenchRobot.runInConsole(robot, "Command console", "#bash-input", "echo x >> .env");
         TableView<Violation> table = robot.lookup("#violations-table").queryAs(TableView.class);
-        waitUntil(() -> table.getItems().size() == 1);
+        WorkbenchRobot.waitUntil(10, () -> table.getItems().size() == 1);
         Violation v = table.getItems().get(0);
         assertEquals(".env", v.target());
         ToolCard card = wb.model().transcript().card(v.callId());
@@ -150,11 +124,11 @@ class WorkbenchFxTest {
                 .anyMatch(n -> ((Labeled) n).getText().equals("write denied: .env")), "inline marker on the card");
 
         // NodeRepl: state persists
-        runInConsole(robot, "NodeRepl", "#noderepl-input", "const n = 40");
-        waitUntil(() -> !wb.model().replConsole().busyProperty().get()
+        WorkbenchRobot.runInConsole(robot, "NodeRepl", "#noderepl-input", "const n = 40");
+        WorkbenchRobot.waitUntil(10, () -> !wb.model().replConsole().busyProperty().get()
                 && wb.model().replConsole().history().size() == 1);
-        runInConsole(robot, "NodeRepl", "#noderepl-input", "n + 2");
-        waitUntil(() -> wb.model().replConsole().lines().stream().anyMatch(l -> l.text().equals("42")));
+        WorkbenchRobot.runInConsole(robot, "NodeRepl", "#noderepl-input", "n + 2");
+        WorkbenchRobot.waitUntil(10, () -> wb.model().replConsole().lines().stream().anyMatch(l -> l.text().equals("42")));
 
         robot.interact(() -> {
             try {
@@ -167,10 +141,10 @@ class WorkbenchFxTest {
 
         // engine goes away: red badge, console fails closed
         fake.setAvailable(false);
-        waitUntil(() -> badge.getText().startsWith("BLOCKED"));
+        WorkbenchRobot.waitUntil(10, () -> badge.getText().startsWith("BLOCKED"));
         assertTrue(badge.getStyleClass().contains("badge-blocked"));
-        runInConsole(robot, "Command console", "#bash-input", "echo hi");
-        waitUntil(() -> wb.model().commandConsole().lines().stream()
+        WorkbenchRobot.runInConsole(robot, "Command console", "#bash-input", "echo hi");
+        WorkbenchRobot.waitUntil(10, () -> wb.model().commandConsole().lines().stream()
                 .anyMatch(l -> l.kind() == ConsoleLine.Kind.ERROR && l.text().startsWith("sandbox_prepare_failed")));
         ConsoleLine last = wb.model().commandConsole().lines().get(wb.model().commandConsole().lines().size() - 1);
         assertEquals("sandbox_prepare_failed: " + ExecOutcome.FAIL_CLOSED_TEXT, last.text());
