@@ -106,7 +106,11 @@ class InstanceCommandsTest {
         assertTrue(stopped.out().startsWith("Stopped instance pid "), stopped.out());
         assertTrue(run("status").out().contains("state: stopped"));
         assertTrue(Files.isRegularFile(ws.resolve(".mono-agent/logs/instance.log")));
-        assertTrue(run("logs", "--lines", "5").exit() == 0);
+        CliHarness.Result logs = run("logs", "--lines", "5");
+        assertEquals(0, logs.exit(), logs.err());
+        assertTrue(logs.out().contains("headless instance serving " + ws.resolve(".mono-agent/control/instance.sock")),
+                logs.out());
+        assertTrue(logs.out().lines().count() <= 5, logs.out());
     }
 
     @Test
