@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
@@ -202,13 +201,14 @@ final class ProtectedScan {
 
     private static void restore(Path ws, Path path, GitEntry old) {
         try {
-            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) || !plainParents(ws, path)) {
+            if (!insideWs(ws, path) || Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
                 return;
             }
-            if (old.kind() == 'L') {
+            if (old.kind() == 'L' && path.getParent().equals(ws)) {
+                // no symlinkat in Java: only at the workspace root, whose parents the agent cannot swap
                 Files.createSymbolicLink(path, Path.of(old.target()));
             } else if (old.kind() == 'F' && old.bytes() != null) {
-                Files.write(path, old.bytes(), java.nio.file.StandardOpenOption.CREATE_NEW);
+                NoFollowFs.createFile(path, old.bytes());
             }
         } catch (IOException ignored) {
             // reported as changed either way; the user sees the violation
@@ -275,37 +275,25 @@ final class ProtectedScan {
         return out;
     }
 
-    /**
-     * Whether {@code f}'s parent chain up to {@code ws} is made of real directories only. A sandboxed process still
-     * running (a long-lived REPL) could swap a parent for a symlink between the scan and our move, turning "move
-     * ws/sub/.env.x" into a move of a host file. Java has no dir-fd relative rename, so the check is made right before
-     * the operation; it narrows, not closes, that window.
-     */
-    static boolean plainParents(Path ws, Path f) {
+    /** Lexically below {@code ws} (not {@code ws} itself); the real guarantee is {@link NoFollowFs}'s walk. */
+    private static boolean insideWs(Path ws, Path f) {
         Path n = f.toAbsolutePath().normalize();
-        if (!n.startsWith(ws) || n.equals(ws)) {
-            return false;
-        }
-        for (Path d = n.getParent(); d != null && !d.equals(ws); d = d.getParent()) {
-            if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-                return false;
-            }
-        }
-        try {
-            return n.getParent().toRealPath().equals(n.getParent()) && ws.toRealPath().equals(ws);
-        } catch (IOException e) {
-            return false;
-        }
+        return n.startsWith(ws) && !n.equals(ws);
     }
 
+    /**
+     * Moves a new protected file into quarantine by descriptor, never by path: a sandboxed process still running (a
+     * detached child of the REPL) can swap any directory on the way for a symlink to a host directory between the
+     * scan and the move; {@link NoFollowFs} refuses a symlink on the walk and renames relative to the opened
+     * directory, so only the agent's own file can move. Null when it could not be moved (reported as such).
+     */
     private static Path quarantine(Path ws, Path f, Path qdir) {
         try {
-            if (!plainParents(ws, f)) {
+            if (!insideWs(ws, f)) {
                 return null;
             }
-            Path dest = qdir.resolve(ws.relativize(f).toString());
-            Files.createDirectories(dest.getParent());
-            Files.move(f, dest, StandardCopyOption.ATOMIC_MOVE);
+            Path dest = qdir.resolve(ws.relativize(f.toAbsolutePath().normalize()).toString());
+            NoFollowFs.move(f, dest);
             return dest;
         } catch (IOException | IllegalArgumentException e) {
             return null;
