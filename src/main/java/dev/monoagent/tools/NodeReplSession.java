@@ -22,12 +22,14 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One run's Node process running our REPL server ({@code repl-server.js}) inside the sandbox. Requests go in on
- * stdin as length-prefixed JSON; replies come back as token-marked frames parsed by {@link ReplFrames}. A reader
- * thread turns stdout into a queue of replies (EOF included) so an evaluation can wait with a timeout.
+ * One run's Node process running our REPL server ({@code repl-server.js}, user code in its worker
+ * {@code repl-worker.js}) inside the sandbox. Requests go in on stdin as length-prefixed JSON; replies come back as
+ * frames authenticated with a per-process HMAC key and parsed by {@link ReplFrames}. A reader thread turns stdout into
+ * a queue of replies (EOF included) so an evaluation can wait with a timeout.
  */
 final class NodeReplSession implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "/dev/monoagent/tools/repl-server.js";
+    static final String WORKER_RESOURCE = "/dev/monoagent/tools/repl-worker.js";
     static final Duration PROCESS_LIFETIME = Duration.ofHours(24);
     private static final Object EOF = new Object();
     /** Trailing bytes after the reply object mean the frame was tampered with (e.g. interleaved writes). */
@@ -50,17 +52,23 @@ final class NodeReplSession implements AutoCloseable {
         record Failed(ToolResult result) implements Start {}
     }
 
-    private NodeReplSession(SandboxPort.LiveProcess process, String token) {
+    private NodeReplSession(SandboxPort.LiveProcess process, byte[] key) {
         this.process = process;
-        this.frames = new ReplFrames(token);
+        this.frames = new ReplFrames(key);
         Thread.ofVirtual().name("node-repl-stdout").start(this::pumpStdout);
         Thread.ofVirtual().name("node-repl-stderr").start(this::pumpStderr);
     }
 
+    /** The server script with the worker's source embedded as a JSON string literal. */
     static String script() {
-        try (InputStream in = NodeReplSession.class.getResourceAsStream(SCRIPT_RESOURCE)) {
+        String worker = ToolOrchestrator.JSON.getNodeFactory().textNode(resource(WORKER_RESOURCE)).toString();
+        return resource(SCRIPT_RESOURCE).replace("/*WORKER_SOURCE*/null", worker);
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = NodeReplSession.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("missing resource " + SCRIPT_RESOURCE);
+                throw new IllegalStateException("missing resource " + name);
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -96,12 +104,11 @@ final class NodeReplSession implements AutoCloseable {
             case SandboxPort.Started.NotStarted ns -> new Start.Failed(
                     new ToolResult.Failed(ToolResult.SANDBOX_PREPARE_FAILED, ns.failure().text()));
             case SandboxPort.Started.Running running -> {
-                byte[] raw = new byte[16];
-                new SecureRandom().nextBytes(raw);
-                String token = HexFormat.of().formatHex(raw);
-                NodeReplSession s = new NodeReplSession(running.process(), token);
+                byte[] key = new byte[32];
+                new SecureRandom().nextBytes(key);
+                NodeReplSession s = new NodeReplSession(running.process(), key);
                 try {
-                    s.send(("TOKEN " + token + "\n").getBytes(StandardCharsets.UTF_8));
+                    s.send(("KEY " + HexFormat.of().formatHex(key) + "\n").getBytes(StandardCharsets.UTF_8));
                     JsonNode ready = s.await(0, readyTimeout);
                     if (ready == null || !ready.path("ready").asBoolean()) {
                         String why = s.stderrText();
@@ -195,9 +202,13 @@ final class NodeReplSession implements AutoCloseable {
                 dead = true;
                 return null;
             }
+            ReplFrames.Frame f = (ReplFrames.Frame) o;
+            if (f.id() != id) {
+                continue; // an authentic reply to an earlier request that timed out on our side
+            }
             JsonNode frame;
             try {
-                frame = STRICT_JSON.readTree((String) o);
+                frame = STRICT_JSON.readTree(f.json());
             } catch (JsonProcessingException e) {
                 continue; // the server only sends one well-formed object per frame: anything else is not a reply
             }
@@ -212,14 +223,15 @@ final class NodeReplSession implements AutoCloseable {
         try (InputStream out = process.stdout()) {
             int n;
             while ((n = out.read(b)) > 0) {
-                List<String> got;
+                List<ReplFrames.Frame> got;
                 synchronized (frames) {
                     got = frames.feed(b, n);
                 }
                 replies.addAll(got);
             }
-        } catch (ReplFrames.Overflow e) {
-            // a reply larger than the host will buffer: the stream is unusable, so the REPL (and its state) goes
+        } catch (ReplFrames.Overflow | ReplFrames.Forged e) {
+            // a reply larger than the host will buffer, or bytes posing as a reply: the stream is unusable (or
+            // untrustworthy), so the REPL and its state go
             killedBecause = e.getMessage();
             dead = true;
             process.close();

@@ -1,352 +1,125 @@
 'use strict';
-// mono-agent NodeRepl server: one per run, inside the sandbox. Reads length-prefixed JSON requests on fd 0
-// ("<bytes>\n<json>"), the first line being "TOKEN <hex>" chosen by the host. Replies are written straight to fd 1 as
-// "\n\x01MONO-REPL <token> <bytes>\n<json>". Program output (console.*, process.stdout/stderr.write) is captured and
-// returned inside the reply, so it can never look like a reply; anything else that reaches fd 1 lacks the token.
-// Everything is inside this function so no binding of the server is visible to the user's code (node -e runs
-// top-level declarations in the global scope the REPL shares).
+// mono-agent NodeRepl server: one per run, inside the sandbox. Its main thread never runs user code; the user's code
+// runs in a worker thread (repl-worker.js, embedded below by the host) in an isolate of its own, so nothing here is
+// visible to it through v8.getHeapSnapshot(), globals or prototypes.
 //
-// The user's code runs in this same realm and its changes persist, so it can replace any global or prototype
-// method (Buffer.from, Buffer.concat, JSON.stringify, Array.prototype.push, typed-array getters, process.stdin
-// listeners, ...). The token and the request/reply bytes therefore never pass through anything looked up at run
-// time: every builtin the server uses is captured here, before any user code runs, and is called directly;
-// requests are read from fd 0 privately (not through process.stdin, whose listeners and chunks user code can
-// reach); frames are built from primitive strings, encoded by a captured TextEncoder and written by a captured
-// fs.writeSync on a byte array whose byteLength is an own property (so no prototype getter sees the frame); the
-// fs binding those functions call into is frozen so it cannot be patched. Frames stay on fd 1: the sandbox port
-// carries only stdio, and another fd would be just as writable by the user's code, so the token is what makes a
-// frame authentic. Known limits (an in-process attacker with the V8 inspector, a native addon or worker threads
-// racing large writes) are outside what a same-process server can prevent; the inspector entry points are closed
-// below as far as Node 20 allows.
+// Protocol. The host's first line on fd 0 is "KEY <64 hex>": a per-process HMAC key, read before the worker exists
+// and then held only in a KeyObject (the read buffer is zeroed). Requests follow as "<bytes>\n<json {id, code}>" and
+// carry no secret, so user code that reads fd 0 itself learns nothing it could sign with. Each reply is written to
+// fd 1 as "\n\x01MONO-REPL <id> <bytes> <hmac>\n<json>" with hmac = HMAC-SHA256(key, "<id>\n" + json): it binds the
+// reply to its request and to its exact bytes, so neither a frame written by user code (which shares fd 1) nor one
+// whose body another writer's bytes interleaved with can pass; the host ends the REPL on the first frame that fails.
+// Known limit: the key is in this process's memory, which code in the worker could scan (/proc/self/mem) for 32
+// random bytes with no marker next to them; the host allows one wrong guess per REPL, after which the REPL is gone.
 (function monoAgentReplServer() {
-const repl = require('node:repl');
-const util = require('node:util');
 const fs = require('node:fs');
-const { Writable, PassThrough } = require('node:stream');
-const setTimeout_ = setTimeout;
+const crypto = require('node:crypto');
+const { Worker, MessageChannel } = require('node:worker_threads');
+const WORKER_SOURCE = /*WORKER_SOURCE*/null;
 
-// --- builtins captured before any user code runs ---
-const apply = Reflect.apply;
-const defineProperty = Object.defineProperty;
-const freeze = Object.freeze;
-const getPrototypeOf = Object.getPrototypeOf;
-const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-const uncurry = (fn) => (self, ...args) => apply(fn, self, args);
-const U8 = Uint8Array;
-const taLength = uncurry(getOwnPropertyDescriptor(getPrototypeOf(U8.prototype), 'length').get);
-const taSet = uncurry(getPrototypeOf(U8.prototype).set);
-const encoder = new TextEncoder();
-const encodeUtf8 = encoder.encode.bind(encoder);
-const decoder = new TextDecoder('utf-8', { fatal: false });
-const decodeUtf8 = decoder.decode.bind(decoder);
-const stringify = JSON.stringify;
-const parseJson = JSON.parse;
-const isSafeInteger = Number.isSafeInteger;
-const inspect = util.inspect;
-const writeSync = fs.writeSync;
-const fsRead = fs.read;
-const exit = process.exit.bind(process);
-const setImmediate_ = setImmediate;
-const nextTick = process.nextTick.bind(process);
-const NumberCtor = Number;
-const StringCtor = String;
-const strSlice = uncurry(String.prototype.slice);
-const AB = ArrayBuffer;
-
-// fs.writeSync/fs.read call the fs binding by property at run time; process.binding('fs') hands user code that very
-// object, so freeze it (and the request prototype fs.read assigns its callback on) before anyone can patch them.
-// The inspector binding could read this closure's variables: its entry points are removed before it is frozen.
-try {
-  const fsBinding = process.binding('fs');
-  if (fsBinding.FSReqCallback) freeze(fsBinding.FSReqCallback.prototype);
-  freeze(fsBinding);
-} catch (e) { /* no process.binding in this Node: nothing user code could patch either */ }
-try {
-  const ib = process.binding('inspector');
-  for (const k of ['Connection', 'MainThreadConnection', 'open', 'url', 'waitForDebugger', 'callAndPauseOnStart']) {
-    try { delete ib[k]; } catch (e) { /* not configurable: left as is */ }
-  }
-  freeze(ib);
-} catch (e) { /* no inspector in this build */ }
-// SIGUSR1 would start the inspector's network listener; a listener of our own keeps it from doing so
-process.on('SIGUSR1', () => {});
-
-const MARK = '\x01MONO-REPL ';
-let token = null;
-let captured = [];
-let capturedBytes = 0;
-let dropped = 0;
-const MAX_CAPTURE = 8 * 1024 * 1024; // per reply, like the process runner's per-stream bound
-// The host refuses (and kills us for) a reply body over 16 MiB (ReplFrames.MAX_BODY); JSON escaping can inflate the
-// captured characters past it, so an oversized reply is re-sent without its output.
-const MAX_BODY = 16 * 1024 * 1024 - 4096;
-
-// A UTF-8 byte array that no prototype getter ever sees: fs.writeSync reads buffer.byteLength, so it is an own value.
-function bytesOf(str) {
-  const b = encodeUtf8(str);
-  defineProperty(b, 'byteLength', { __proto__: null, value: taLength(b) });
-  return b;
-}
-
-// JSON text of a reply built only from primitives (captured stringify of strings), so no toJSON or getter of the
-// user's can change its id, ok flag or structure.
-function replyJson(r) {
-  let out = '';
-  const n = r.output.length;
-  for (let i = 0; i < n; i++) {
-    const c = r.output[i];
-    const stream = c && c.stream === 'stderr' ? 'stderr' : 'stdout';
-    const text = c && typeof c.text === 'string' ? c.text : '';
-    out += (i ? ',' : '') + '{"stream":"' + stream + '","text":' + stringify(text) + '}';
-  }
-  let json = '{"id":' + stringify(r.id) + ',"ok":' + (r.ok ? 'true' : 'false');
-  if (typeof r.value === 'string') json += ',"value":' + stringify(r.value);
-  if (typeof r.error === 'string') json += ',"error":' + stringify(r.error);
-  if (r.ready) json += ',"ready":true,"node":' + stringify(r.node);
-  return json + ',"output":[' + out + ']}';
-}
-
-function emit(r) {
-  let body = bytesOf(replyJson(r));
-  let len = taLength(body);
-  if (len > MAX_BODY) {
-    const note = '(output of ' + len + ' bytes was too large for one reply and was dropped)\n';
-    const cut = (s) => (typeof s === 'string' && s.length > 1024 * 1024 ? strSlice(s, 0, 1024 * 1024) + ' … [truncated]' : s);
-    r = { __proto__: null, id: r.id, ok: r.ok, value: cut(r.value), error: cut(r.error), output: [{ __proto__: null, stream: 'stderr', text: note }] };
-    body = bytesOf(replyJson(r));
-    len = taLength(body);
-  }
-  // one array holding header and body, written with as few syscalls as the pipe allows
-  const header = encodeUtf8('\n' + MARK + token + ' ' + len + '\n');
-  const hlen = taLength(header);
-  const total = hlen + len;
-  const frame = new U8(total);
-  defineProperty(frame, 'byteLength', { __proto__: null, value: total });
-  taSet(frame, header, 0);
-  taSet(frame, body, hlen);
-  let off = 0;
-  while (off < total) {
+function readLineSync() {
+  const buf = Buffer.alloc(256);
+  let n = 0;
+  while (n < buf.length) {
+    let got;
     try {
-      off += writeSync(1, frame, off, total - off, null);
+      got = fs.readSync(0, buf, n, 1, null);
+    } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      throw e;
+    }
+    if (got === 0) process.exit(3);
+    if (buf[n] === 10) break;
+    n += got;
+  }
+  const line = buf.toString('latin1', 0, n);
+  buf.fill(0);
+  return line;
+}
+
+const first = readLineSync();
+if (!/^KEY [0-9a-f]{64}$/.test(first)) process.exit(3);
+const raw = Buffer.from(first.slice(4), 'hex');
+const key = crypto.createSecretKey(raw);
+raw.fill(0);
+
+const MARK = '\n\x01MONO-REPL ';
+function emit(id, json) {
+  const body = Buffer.from(json, 'utf8');
+  const mac = crypto.createHmac('sha256', key).update(id + '\n').update(body).digest('hex');
+  const frame = Buffer.concat([Buffer.from(MARK + id + ' ' + body.length + ' ' + mac + '\n', 'latin1'), body]);
+  let off = 0;
+  while (off < frame.length) {
+    try {
+      off += fs.writeSync(1, frame, off, frame.length - off, null);
     } catch (e) {
       if (e.code !== 'EAGAIN') throw e;
     }
   }
 }
 
-function capture(name) {
-  return function write(chunk, encoding, cb) {
-    // the user's own output: whatever they replaced only changes their output, no token or request passes here
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8');
-    if (capturedBytes + text.length > MAX_CAPTURE) {
-      dropped += text.length;
-    } else {
-      capturedBytes += text.length;
-      const last = captured[captured.length - 1];
-      if (last && last.stream === name) last.text += text; else captured.push({ stream: name, text });
-    }
-    const done = typeof encoding === 'function' ? encoding : cb;
-    if (typeof done === 'function') nextTick(done);
-    return true;
-  };
-}
-process.stdout.write = capture('stdout');
-process.stderr.write = capture('stderr');
-
-const sink = new Writable({ write(chunk, enc, cb) { cb(); } });
-const server = repl.start({ prompt: '', input: new PassThrough(), output: sink, terminal: false, useGlobal: true,
-  ignoreUndefined: false, preview: false });
-server.removeAllListeners('exit');
-server.on('exit', () => {});
-
-// The error's first line plus the frames of the user's code (REPL internals and the server's own frames dropped).
-function cleanStack(err) {
-  if (!(err instanceof Error)) return inspect(err);
-  if (typeof err.stack !== 'string') return String(err);
-  const lines = err.stack.split('\n').filter((l) => l.trim() !== '');
-  const keep = [];
-  for (const l of lines) {
-    if (/^\s+at /.test(l) && (/node:(repl|internal|vm|domain|events)|\[eval\]|new Promise \(<anonymous>\)/.test(l))) break;
-    keep.push(l);
-  }
-  return keep.join('\n');
-}
-
-process.on('uncaughtException', (e) => capture('stderr')('Uncaught ' + cleanStack(e) + '\n'));
-process.on('unhandledRejection', (e) => capture('stderr')('Uncaught (in promise) ' + cleanStack(e) + '\n'));
-
-// The REPL's own eval and context, taken before user code can replace them on the server object.
-const replEval = server.eval;
-const replContext = server.context;
-
-// The REPL runs user code inside its domain; a synchronous throw goes to the domain's 'error' event instead of the
-// eval callback, so the pending evaluation is settled from there too. Errors with nothing pending (timers, late
-// callbacks) are reported as stderr output of the next reply.
-let pending = null;
-server._domain.on('error', (e) => {
-  if (pending) {
-    const settle = pending;
-    pending = null;
-    settle(e, undefined);
-  } else {
-    capture('stderr')('Uncaught ' + cleanStack(unwrap(e)) + '\n');
-  }
-});
-
-function unwrap(e) {
-  return e && e.err instanceof Error ? e.err : e;
-}
-
-// Callbacks rather than promises or async functions: Promise.prototype.then and friends are user-replaceable, and
-// the order in which requests are evaluated and answered must not be.
-let counter = 0;
-function evaluate(code, cb) {
-  counter++;
-  let settled = false;
-  const settle = (err, value) => {
-    if (settled) return;
-    settled = true;
-    if (pending === settle) pending = null;
-    cb(err, value);
-  };
-  pending = settle;
-  try {
-    apply(replEval, server, [code + '\n', replContext, 'REPL' + counter, (err, value) => settle(err, value)]);
-  } catch (err) {
-    settle(err, undefined);
-  }
-}
-
-function handle(req, done) {
-  evaluate(req.code, (err, value) => {
-    setImmediate_(() => {
-      const output = captured;
-      if (dropped > 0) output[output.length] = { __proto__: null, stream: 'stderr', text: '(' + dropped + ' more characters of output were dropped)\n' };
-      captured = [];
-      capturedBytes = 0;
-      dropped = 0;
-      try {
-        if (err) {
-          emit({ __proto__: null, id: req.id, ok: false, error: 'Uncaught ' + cleanStack(unwrap(err)), output });
-        } else {
-          const shown = inspect(value, { __proto__: null, showProxy: true, colors: false, depth: 4 });
-          emit({ __proto__: null, id: req.id, ok: true, value: typeof shown === 'string' ? shown : '', output });
-        }
-      } catch (e) {
-        let why = 'error';
-        try { why = StringCtor(e); } catch (e2) { /* keep the generic word */ }
-        emit({ __proto__: null, id: req.id, ok: false, error: 'Internal: ' + why, output: [] });
-      }
-      done();
-    });
-  });
-}
-
-// Requests, one at a time, in arrival order; list nodes have no prototype, so no setter of the user's sees them.
-let qHead = null;
-let qTail = null;
-let busy = false;
+const inFlight = new Set();
 let ended = false;
-function enqueue(req) {
-  const node = { __proto__: null, req, next: null };
-  if (qTail) qTail.next = node; else qHead = node;
-  qTail = node;
-  pump();
-}
-function pump() {
-  if (busy) return;
-  if (!qHead) {
-    if (ended) exit(0);
+const { port1, port2 } = new MessageChannel();
+const worker = new Worker(WORKER_SOURCE, { eval: true, stdout: false, stderr: false });
+worker.postMessage({ port: port1 }, [port1]);
+worker.on('error', (e) => {
+  try { fs.writeSync(2, 'NodeRepl worker failed: ' + (e && e.stack ? e.stack : String(e)) + '\n'); } catch (e2) { /* gone */ }
+  process.exit(1);
+});
+worker.on('exit', (code) => process.exit(code || 0));
+let ready = false;
+port2.on('message', (json) => {
+  if (typeof json !== 'string') return;
+  let r;
+  try { r = JSON.parse(json); } catch (e) { return; }
+  if (r === null || typeof r !== 'object' || !Number.isSafeInteger(r.id)) return;
+  if (r.id === 0) {
+    if (ready || r.ready !== true) return;
+    ready = true;
+    emit(0, json);
+    readMore();
     return;
   }
-  const node = qHead;
-  qHead = node.next;
-  if (!qHead) qTail = null;
-  busy = true;
-  handle(node.req, () => { busy = false; pump(); });
-}
+  if (!inFlight.delete(r.id)) return; // only one reply per request the host sent
+  emit(r.id, json);
+  if (ended && inFlight.size === 0) process.exit(0);
+});
 
-// fd 0 is read privately with a captured fs.read into buffers only this closure holds (process.stdin would hand
-// every chunk to any listener the user's code adds, and accept chunks it emits). Pending bytes live in inAb
-// [inStart, inEnd); its capacity is tracked here rather than read from a user-replaceable getter.
-const READ_SIZE = 1 << 16;
-const readAb = new AB(READ_SIZE);
-const readView = new U8(readAb);
-defineProperty(readView, 'byteLength', { __proto__: null, value: READ_SIZE });
-let inCap = READ_SIZE;
-let inAb = new AB(inCap);
-let inStart = 0;
-let inEnd = 0;
-const MAX_HEAD = 128; // "TOKEN <32 hex>" or a decimal length
-
-function append(n) {
-  if (inEnd + n > inCap) {
-    const keep = inEnd - inStart;
-    let cap = inCap;
-    while (cap < keep + n) cap *= 2;
-    const next = new AB(cap);
-    taSet(new U8(next), new U8(inAb, inStart, keep), 0);
-    inAb = next;
-    inCap = cap;
-    inStart = 0;
-    inEnd = keep;
-  }
-  taSet(new U8(inAb), new U8(readAb, 0, n), inEnd);
-  inEnd += n;
-}
-
+// Requests: "<bytes>\n<json>", forwarded to the worker as the JSON text.
+let pending = Buffer.alloc(0);
+const MAX_HEAD = 32;
 function parse() {
-  const view = new U8(inAb, 0, inEnd);
   for (;;) {
-    let nl = -1;
-    for (let i = inStart; i < inEnd && i <= inStart + MAX_HEAD; i++) {
-      if (view[i] === 10) { nl = i; break; }
-    }
+    const nl = pending.indexOf(10);
     if (nl < 0) {
-      if (inEnd - inStart > MAX_HEAD) exit(4);
+      if (pending.length > MAX_HEAD) process.exit(4);
       return;
     }
-    const head = decodeUtf8(new U8(inAb, inStart, nl - inStart));
-    if (token === null) {
-      // the first line, before any user code has run
-      if (strSlice(head, 0, 6) !== 'TOKEN ') exit(3);
-      token = strSlice(head, 6);
-      inStart = nl + 1;
-      emit({ __proto__: null, id: 0, ok: true, ready: true, node: process.version, output: [] });
-      continue;
-    }
-    const len = NumberCtor(head);
-    if (!isSafeInteger(len) || len < 0) exit(4);
-    if (inEnd - (nl + 1) < len) return;
-    const req = parseJson(decodeUtf8(new U8(inAb, nl + 1, len)));
-    inStart = nl + 1 + len;
-    if (req === null || typeof req !== 'object' || typeof req.id !== 'number' || typeof req.code !== 'string') exit(4);
-    enqueue({ __proto__: null, id: req.id, code: req.code });
+    const len = Number(pending.toString('latin1', 0, nl));
+    if (!Number.isSafeInteger(len) || len < 0) process.exit(4);
+    if (pending.length - (nl + 1) < len) return;
+    const text = pending.toString('utf8', nl + 1, nl + 1 + len);
+    pending = pending.subarray(nl + 1 + len);
+    let req;
+    try { req = JSON.parse(text); } catch (e) { process.exit(4); }
+    if (req === null || typeof req !== 'object' || !Number.isSafeInteger(req.id) || req.id <= 0
+        || typeof req.code !== 'string') process.exit(4);
+    inFlight.add(req.id);
+    port2.postMessage(JSON.stringify({ id: req.id, code: req.code }));
   }
 }
-
-let backoff = 1;
+// process.stdin, not fs.read: a read parked in the thread pool would keep process.exit (the worker ended) waiting for
+// the next byte from the host.
 function readMore() {
-  fsRead(0, readView, 0, READ_SIZE, null, (err, n) => {
-    if (err) {
-      // fd 0 turns non-blocking if the user's code opens process.stdin: poll instead of failing
-      if (err.code === 'EAGAIN') {
-        setTimeout_(readMore, backoff);
-        backoff = backoff < 50 ? backoff * 2 : 50;
-        return;
-      }
-      exit(5);
-    }
-    backoff = 1;
-    if (n === 0) {
-      ended = true;
-      if (!busy && !qHead) exit(0);
-      return;
-    }
-    append(n);
+  process.stdin.on('data', (chunk) => {
+    pending = Buffer.concat([pending, chunk]);
     parse();
-    readMore();
   });
+  process.stdin.on('end', () => {
+    ended = true;
+    if (inFlight.size === 0) process.exit(0);
+  });
+  process.stdin.on('error', () => process.exit(5));
 }
-readMore();
 })();

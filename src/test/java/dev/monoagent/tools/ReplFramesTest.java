@@ -13,45 +13,71 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ReplFramesTest {
-    static final String TOKEN = "a1b2c3";
+    static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] OTHER_KEY = "fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.US_ASCII);
 
-    static String frame(String token, String json) {
-        return "\n\u0001MONO-REPL " + token + " " + json.getBytes(StandardCharsets.UTF_8).length + "\n" + json;
+    /** A frame as repl-server.js writes it, signed with {@code key}. */
+    static String frame(byte[] key, long id, String json) {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return "\n\u0001MONO-REPL " + id + " " + body.length + " " + ReplFrames.mac(key, id, body, 0, body.length)
+                + "\n" + json;
+    }
+
+    private static List<ReplFrames.Frame> feedAll(ReplFrames f, String stream, int chunk) {
+        byte[] b = stream.getBytes(StandardCharsets.UTF_8);
+        List<ReplFrames.Frame> got = new ArrayList<>();
+        for (int i = 0; i < b.length; i += chunk) {
+            int n = Math.min(chunk, b.length - i);
+            got.addAll(f.feed(Arrays.copyOfRange(b, i, i + n), n));
+        }
+        return got;
     }
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 7, 64, 100000})
     void framesSurviveAnyChunking(int chunk) {
-        String stream = "noise before" + frame(TOKEN, "{\"id\":1,\"v\":\"ü\"}") + "between"
-                + frame("forged", "{\"id\":2}") + frame(TOKEN, "{\"id\":3}") + "\n\u0001MONO-RE";
-        byte[] b = stream.getBytes(StandardCharsets.UTF_8);
-        ReplFrames f = new ReplFrames(TOKEN);
-        List<String> got = new ArrayList<>();
-        for (int i = 0; i < b.length; i += chunk) {
-            int n = Math.min(chunk, b.length - i);
-            byte[] part = new byte[n];
-            System.arraycopy(b, i, part, 0, n);
-            got.addAll(f.feed(part, n));
-        }
-        assertEquals(List.of("{\"id\":1,\"v\":\"ü\"}", "{\"id\":3}"), got);
-        assertEquals("noise beforebetween" + frame("forged", "{\"id\":2}"), f.drainStray());
+        String stream = "noise before" + frame(KEY, 1, "{\"id\":1,\"v\":\"ü\"}") + "between"
+                + frame(KEY, 3, "{\"id\":3}") + "\n\u0001MONO-RE";
+        ReplFrames f = new ReplFrames(KEY);
+        assertEquals(List.of(new ReplFrames.Frame(1, "{\"id\":1,\"v\":\"ü\"}"), new ReplFrames.Frame(3, "{\"id\":3}")),
+                feedAll(f, stream, chunk));
+        assertEquals("noise beforebetween", f.drainStray());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 5, 100000})
+    void aFrameSignedWithAnotherKeyIsForged(int chunk) {
+        ReplFrames f = new ReplFrames(KEY);
+        assertThrows(ReplFrames.Forged.class, () -> feedAll(f, frame(OTHER_KEY, 2, "{\"id\":2}"), chunk));
     }
 
     @Test
-    void garbageLengthIsStray() {
-        ReplFrames f = new ReplFrames(TOKEN);
-        String s = "\n\u0001MONO-REPL " + TOKEN + " xx\n{}" + frame(TOKEN, "{}");
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        assertEquals(List.of("{}"), f.feed(b, b.length));
-        assertEquals("\n\u0001MONO-REPL " + TOKEN + " xx\n{}", f.drainStray());
+    void aRealFrameWithOtherBytesInterleavedIsForged() {
+        // another writer's bytes landing inside a real frame keep the length but change the body: the MAC catches it
+        String real = frame(KEY, 2, "{\"id\":2,\"value\":\"real value\"}");
+        String spliced = real.replace("real value", "FORGED!!!!");
+        ReplFrames f = new ReplFrames(KEY);
+        assertThrows(ReplFrames.Forged.class, () -> feedAll(f, spliced, 100000));
+    }
+
+    @Test
+    void aFrameRelabelledWithAnotherIdIsForged() {
+        String real = frame(KEY, 2, "{\"id\":2}");
+        ReplFrames f = new ReplFrames(KEY);
+        assertThrows(ReplFrames.Forged.class, () -> feedAll(f, real.replace("REPL 2 ", "REPL 3 "), 100000));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\n\u0001MONO-REPL xx 2 abc\n{}", "\n\u0001MONO-REPL 1 xx "})
+    void aMarkerWithAMalformedHeaderIsForged(String s) {
+        ReplFrames f = new ReplFrames(KEY);
+        String stream = s + "x".repeat(200);
+        assertThrows(ReplFrames.Forged.class, () -> feedAll(f, stream, 100000));
     }
 
     @Test
     void strayOutputIsCappedAndTheRestCounted() {
-        ReplFrames f = new ReplFrames(TOKEN);
-        // a marker without the token followed by a huge claimed length: all of it is stray, none of it buffered
-        byte[] m = "\n\u0001MONO-REPL anything 2000000000\n".getBytes(StandardCharsets.UTF_8);
-        f.feed(m, m.length);
+        ReplFrames f = new ReplFrames(KEY);
         byte[] chunk = new byte[1 << 20];
         Arrays.fill(chunk, (byte) 'x');
         for (int i = 0; i < 40; i++) {
@@ -60,27 +86,28 @@ class ReplFramesTest {
         }
         String s = f.drainStray();
         assertTrue(s.length() <= ReplFrames.MAX_STRAY + 200, "bounded: " + s.length());
-        long dropped = 40L * chunk.length + m.length - ReplFrames.MAX_STRAY;
+        long dropped = 40L * chunk.length - ReplFrames.MAX_STRAY;
         assertTrue(s.endsWith("(" + dropped + " more bytes of output outside the REPL's capture were dropped)\n"),
                 s.substring(s.length() - 120));
-        byte[] ok = frame(TOKEN, "{\"id\":1}").getBytes(StandardCharsets.UTF_8);
-        assertEquals(List.of("{\"id\":1}"), f.feed(ok, ok.length), "frames still parse after the cap");
+        byte[] ok = frame(KEY, 1, "{\"id\":1}").getBytes(StandardCharsets.UTF_8);
+        assertEquals(List.of(new ReplFrames.Frame(1, "{\"id\":1}")), f.feed(ok, ok.length),
+                "frames still parse after the cap");
         assertEquals("", f.drainStray(), "the drop count resets with the drain");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"16777217", "2000000000", "99999999999"})
     void aFrameClaimingAnOversizedBodyIsOverflow(String len) {
-        ReplFrames f = new ReplFrames(TOKEN);
-        byte[] m = ("\n\u0001MONO-REPL " + TOKEN + " " + len + "\n{").getBytes(StandardCharsets.UTF_8);
+        ReplFrames f = new ReplFrames(KEY);
+        byte[] m = ("\n\u0001MONO-REPL 1 " + len + " " + "0".repeat(64) + "\n{").getBytes(StandardCharsets.UTF_8);
         assertThrows(ReplFrames.Overflow.class, () -> f.feed(m, m.length));
     }
 
     @Test
     void aFrameOfExactlyTheMaximumIsAccepted() {
-        ReplFrames f = new ReplFrames(TOKEN);
+        ReplFrames f = new ReplFrames(KEY);
         String body = "\"" + "y".repeat(ReplFrames.MAX_BODY - 2) + "\"";
-        byte[] b = frame(TOKEN, body).getBytes(StandardCharsets.UTF_8);
+        byte[] b = frame(KEY, 1, body).getBytes(StandardCharsets.UTF_8);
         assertEquals(1, f.feed(b, b.length).size());
     }
 }

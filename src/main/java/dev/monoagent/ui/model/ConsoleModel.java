@@ -126,7 +126,7 @@ public final class ConsoleModel {
         executor.submit("repl-restart", () -> {
             runner.endRun(runId);
             return Boolean.TRUE;
-        }, ok -> lines.add(new ConsoleLine(ConsoleLine.Kind.INFO, "REPL restarted; state cleared.", null)),
+        }, ok -> lines.add(new ConsoleLine(ConsoleLine.Kind.INFO, "Fresh REPL: the previous one was ended with all its state; the next evaluation starts clean.", null)),
                 e -> lines.add(new ConsoleLine(ConsoleLine.Kind.ERROR, "Restart failed: " + e.getMessage(), null)));
     }
 

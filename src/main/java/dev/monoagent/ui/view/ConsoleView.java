@@ -85,7 +85,11 @@ public final class ConsoleView extends BorderPane {
         clear.setOnAction(e -> model.clear());
         HBox buttons = new HBox(6, run, stop, clear);
         if ("NodeRepl".equals(model.tool())) {
-            Button restart = new Button("Restart REPL", Icons.of(MaterialDesignR.RESTART, "restart-icon"));
+            Button restart = new Button("Fresh REPL", Icons.of(MaterialDesignR.RESTART, "restart-icon"));
+            // earlier code (the agent's) can change anything in the shared REPL, so a result the human must trust
+            // comes from a fresh one
+            restart.setTooltip(new javafx.scene.control.Tooltip("End this run's REPL and everything earlier code "
+                    + "left in it; the next evaluation starts in a new, clean REPL process"));
             restart.setOnAction(e -> model.restart());
             buttons.getChildren().add(restart);
         }
