@@ -1,0 +1,31 @@
+package dev.monoagent.model.auth;
+
+/**
+ * No usable sign-in: missing, expired without a refresh token, or the refresh token was refused for good. The run
+ * fails with {@code auth_required}; the message names the exact command that fixes it and never holds a token.
+ */
+public final class AuthRequiredException extends RuntimeException {
+    private final String provider;
+
+    public AuthRequiredException(String provider, String reason) {
+        super(reason + " Run `" + loginCommand(provider) + "` to sign in again.");
+        this.provider = provider;
+    }
+
+    public String provider() {
+        return provider;
+    }
+
+    /** The failure kind a run reports for this. */
+    public String kind() {
+        return "auth_required";
+    }
+
+    public String command() {
+        return loginCommand(provider);
+    }
+
+    static String loginCommand(String provider) {
+        return "mono-agent auth login " + provider;
+    }
+}
