@@ -7,6 +7,10 @@ import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.ModelRef;
 import dev.monoagent.config.MonoConfig;
 import dev.monoagent.config.Presets;
+import dev.monoagent.model.auth.AuthStatus;
+import dev.monoagent.model.auth.CodexAuth;
+import dev.monoagent.model.auth.CodexAuthSettings;
+import dev.monoagent.model.auth.CredentialState;
 import dev.monoagent.sandbox.SandboxStatus;
 import dev.monoagent.tools.ToolPolicy;
 import java.io.IOException;
@@ -33,7 +37,8 @@ public final class Doctor {
 
     /** MONO_AGENT_* variables that are read outside the config (launcher, engine cache, workspace). */
     static final Set<String> NON_CONFIG_ENV = Set.of(dev.monoagent.config.EnvVars.WORKSPACE, "MONO_AGENT_JAVA",
-            "MONO_AGENT_JAVA_OPTS", "MONO_AGENT_JAR", "MONO_AGENT_CACHE_DIR");
+            "MONO_AGENT_JAVA_OPTS", "MONO_AGENT_JAR", "MONO_AGENT_CACHE_DIR", CodexAuthSettings.ENV_CONFIG_DIR,
+            CodexAuthSettings.ENV_ISSUER, CodexAuthSettings.ENV_CLIENT_ID, CodexAuthSettings.ENV_CALLBACK_PORT);
 
     private Doctor() {}
 
@@ -130,24 +135,36 @@ public final class Doctor {
         MonoConfig.Provider custom = lc.config().providers().get(provider);
         String keyEnv = custom != null && custom.apiKeyEnv() != null ? custom.apiKeyEnv()
                 : ConfigView.PROVIDER_KEY_ENV.get(provider);
-        if (provider.equals("openai-codex")) {
-            Path auth = Path.of(lc.env().getOrDefault("CODEX_HOME",
-                    System.getProperty("user.home") + "/.codex")).resolve("auth.json");
-            return Files.isRegularFile(auth)
-                    ? new Section("provider-credentials", "Provider credentials", Status.OK,
-                            List.of("openai-codex: ChatGPT sign-in found at " + auth + "."))
-                    : new Section("provider-credentials", "Provider credentials", Status.WAITING,
-                            List.of("[WARN] openai-codex: no ChatGPT sign-in found (" + auth + " is missing)."));
+        if (provider.equals(CodexAuth.PROVIDER)) {
+            return codexCredentials(lc);
         }
         if (keyEnv == null) {
             return new Section("provider-credentials", "Provider credentials", Status.OK,
                     List.of(provider + ": local provider, no API key needed."));
         }
+        // the value is never shown, only whether it is there
         return lc.envValue(keyEnv) != null
                 ? new Section("provider-credentials", "Provider credentials", Status.OK,
-                        List.of(provider + ": " + keyEnv + " is set."))
+                        List.of(provider + ": present (" + keyEnv + " is set)."))
                 : new Section("provider-credentials", "Provider credentials", Status.WAITING,
-                        List.of("[WARN] " + provider + ": " + keyEnv + " is not set (export it or put it in .env)."));
+                        List.of("[WARN] " + provider + ": missing (" + keyEnv + " is not set; export it or put it in "
+                                + ".env)."));
+    }
+
+    /** The ChatGPT sign-in's state: present is ok; expired and missing wait, naming the command that fixes them. */
+    static Section codexCredentials(LoadedConfig lc) {
+        AuthStatus st;
+        try {
+            st = CodexAuth.fromEnv(lc.env()).status();
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            return new Section("provider-credentials", "Provider credentials", Status.WAITING,
+                    List.of("[WARN] openai-codex: cannot read the sign-in: " + e.getMessage()));
+        }
+        List<String> lines = new ArrayList<>();
+        boolean ok = st.state() == CredentialState.PRESENT;
+        lines.add((ok ? "" : "[WARN] ") + "openai-codex: " + st.state().word() + " (ChatGPT sign-in)");
+        st.details().forEach(d -> lines.add(ok ? d : "[WARN] " + d));
+        return new Section("provider-credentials", "Provider credentials", ok ? Status.OK : Status.WAITING, lines);
     }
 
     static Section warnings(LoadedConfig lc) {

@@ -27,7 +27,7 @@ public final class MonoAgentCli {
             subcommands = {CommandLine.HelpCommand.class, InitCommand.class, ValidateCommand.class,
                     ConfigCommand.class, PresetsCommand.class, ToolsCommand.class, SandboxCommand.class,
                     InstanceCommands.Start.class, InstanceCommands.Stop.class, InstanceCommands.Restart.class,
-                    InstanceCommands.Status.class, InstanceCommands.Logs.class})
+                    InstanceCommands.Status.class, InstanceCommands.Logs.class, AuthCommand.class})
     static final class Root implements Runnable {
         @Spec
         CommandSpec spec;

@@ -26,9 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * S256(code_verifier) against the challenge, the redirect URI and client id; refresh, JSON, rotating single-use
  * refresh tokens with the real error codes) and the device-code pair. It keeps what it saw for assertions.
  */
-final class FakeAuthServer implements AutoCloseable {
-    static final String CLIENT_ID = "app_test_client";
-    static final String ACCOUNT = "acc_fake_123";
+public final class FakeAuthServer implements AutoCloseable {
+    public static final String CLIENT_ID = "app_test_client";
+    public static final String ACCOUNT = "acc_fake_123";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private record Grant(String challenge, String redirectUri) {}
@@ -38,9 +38,9 @@ final class FakeAuthServer implements AutoCloseable {
     private final Set<String> liveRefresh = ConcurrentHashMap.newKeySet();
     private final Set<String> usedRefresh = ConcurrentHashMap.newKeySet();
     private final Set<String> revokedRefresh = ConcurrentHashMap.newKeySet();
-    final AtomicInteger refreshCalls = new AtomicInteger();
+    public final AtomicInteger refreshCalls = new AtomicInteger();
     final AtomicInteger successfulRefreshes = new AtomicInteger();
-    final AtomicInteger exchanges = new AtomicInteger();
+    public final AtomicInteger exchanges = new AtomicInteger();
     final List<Map<String, String>> authorizeRequests = Collections.synchronizedList(new ArrayList<>());
     final List<String> tokenContentTypes = Collections.synchronizedList(new ArrayList<>());
     volatile long refreshDelayMs;
@@ -51,7 +51,7 @@ final class FakeAuthServer implements AutoCloseable {
     private volatile Grant deviceGrant;
     private volatile String deviceVerifier;
 
-    FakeAuthServer() throws IOException {
+    public FakeAuthServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         server.createContext("/oauth/authorize", this::authorize);
         server.createContext("/oauth/token", this::token);
@@ -65,24 +65,24 @@ final class FakeAuthServer implements AutoCloseable {
         server.start();
     }
 
-    URI issuer() {
+    public URI issuer() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
     /** A refresh token the server will accept once (for tests that seed the store directly). */
-    String mintRefreshToken() {
+    public String mintRefreshToken() {
         String r = "rt_" + serial.incrementAndGet() + "_" + Pkce.randomUrlSafe(8);
         liveRefresh.add(r);
         return r;
     }
 
-    void revoke(String refreshToken) {
+    public void revoke(String refreshToken) {
         liveRefresh.remove(refreshToken);
         revokedRefresh.add(refreshToken);
     }
 
     /** A JWT-shaped access token whose payload carries the ChatGPT account claim and {@code exp}. */
-    static String jwt(String account, long expEpochSeconds, String email) {
+    public static String jwt(String account, long expEpochSeconds, String email) {
         String payload = "{\"exp\":" + expEpochSeconds + ",\"email\":\"" + email + "\",\"https://api.openai.com/auth\":"
                 + "{\"chatgpt_account_id\":\"" + account + "\",\"chatgpt_plan_type\":\"plus\"},\"n\":\""
                 + Pkce.randomUrlSafe(6) + "\"}";
