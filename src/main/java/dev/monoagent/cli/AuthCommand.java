@@ -5,6 +5,7 @@ import dev.monoagent.config.ConfigView;
 import dev.monoagent.model.auth.AuthEndpointException;
 import dev.monoagent.model.auth.AuthStatus;
 import dev.monoagent.model.auth.BrowserLogin;
+import dev.monoagent.model.auth.BrowserOpener;
 import dev.monoagent.model.auth.CodexAuth;
 import dev.monoagent.model.auth.CodexAuthSettings;
 import dev.monoagent.model.auth.CodexTokens;
@@ -13,15 +14,12 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
@@ -146,7 +144,7 @@ final class AuthCommand implements Runnable {
                 ctx.out().println("No browser at all? Use `" + CodexAuthSettings.LOGIN_COMMAND + " --device`.");
                 ctx.out().flush();
                 if (!noBrowser) {
-                    String how = openBrowser(ctx.env(), login.authorizeUrl());
+                    String how = BrowserOpener.open(ctx.env(), login.authorizeUrl());
                     if (how != null) {
                         ctx.out().println(how);
                         ctx.out().flush();
@@ -181,37 +179,6 @@ final class AuthCommand implements Runnable {
             }, "auth-paste-reader");
             t.setDaemon(true);
             t.start();
-        }
-    }
-
-    /**
-     * Opens {@code url}: {@code $BROWSER} (a command; {@code %s} or the end gets the URL), else {@code open} on macOS,
-     * else {@code xdg-open} when a display is set. Returns a note for the user, or null when nothing was tried.
-     */
-    static String openBrowser(Map<String, String> env, URI url) {
-        List<String> cmd = new ArrayList<>();
-        String browser = env.get("BROWSER");
-        if (browser != null && !browser.isBlank()) {
-            String first = browser.split(":")[0].strip();
-            for (String part : first.split("\\s+")) {
-                cmd.add(part.equals("%s") ? url.toString() : part);
-            }
-            if (!first.contains("%s")) {
-                cmd.add(url.toString());
-            }
-        } else if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac")) {
-            cmd.addAll(List.of("open", url.toString()));
-        } else if (env.containsKey("DISPLAY") || env.containsKey("WAYLAND_DISPLAY")) {
-            cmd.addAll(List.of("xdg-open", url.toString()));
-        } else {
-            return null;
-        }
-        try {
-            new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            return "Opened the browser (" + cmd.get(0) + ").";
-        } catch (IOException e) {
-            return "Could not start a browser (" + cmd.get(0) + "); open the address yourself.";
         }
     }
 

@@ -1,10 +1,12 @@
 package dev.monoagent.ui;
 
+import dev.monoagent.model.auth.CodexAuth;
 import dev.monoagent.ui.model.WorkbenchModel;
 import dev.monoagent.ui.port.SandboxPort;
 import dev.monoagent.ui.port.ToolRunner;
 import dev.monoagent.ui.task.RepoWatcher;
 import dev.monoagent.ui.task.TaskExecutor;
+import dev.monoagent.ui.view.SignInControl;
 import dev.monoagent.ui.view.WorkbenchView;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import javafx.scene.Scene;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.HBox;
 import javafx.stage.Stage;
 
 /**
@@ -69,6 +72,7 @@ public final class Workbench implements AutoCloseable {
         wb.theme = state == null ? Theme.LIGHT : state.theme();
         wb.theme.apply(scene);
         wb.installShortcuts();
+        addSignIn(view);
         stage.setTitle("mono-agent — " + workspace.toAbsolutePath().normalize());
         stage.setScene(scene);
         if (state != null) {
@@ -77,6 +81,19 @@ public final class Workbench implements AutoCloseable {
         }
         model.start();
         return wb;
+    }
+
+    /** The ChatGPT sign-in state and its Sign in button, placed in the status bar before the theme toggle. */
+    private static void addSignIn(WorkbenchView view) {
+        try {
+            SignInControl signIn = new SignInControl(CodexAuth.fromEnv(System.getenv()), System.getenv());
+            signIn.setId("sign-in-control");
+            if (view.getBottom() instanceof HBox bar) {
+                bar.getChildren().add(Math.max(0, bar.getChildren().size() - 1), signIn);
+            }
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "no sign-in control: " + e.getMessage());
+        }
     }
 
     private void installShortcuts() {

@@ -193,7 +193,8 @@ public final class BrowserLogin implements AutoCloseable {
     @Override
     public void close() {
         if (server != null) {
-            server.stop(0);
+            // lets a callback still in flight send the browser its success redirect
+            server.stop(1);
         }
         pool.shutdownNow();
         code.cancel(false);
