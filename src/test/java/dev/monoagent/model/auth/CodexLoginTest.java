@@ -59,17 +59,22 @@ class CodexLoginTest {
         return browser.send(HttpRequest.newBuilder(loop).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Waits for the sign-in on another thread, as the CLI's main thread does while the browser works. */
+    static CompletableFuture<CodexTokens> awaitInBackground(BrowserLogin login) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return login.await(Duration.ofSeconds(20));
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+    }
+
     @Test
     void browserCallbackCompletesPkceExchangeAndStoresOwnerOnly() throws Exception {
         try (BrowserLogin login = auth.startBrowserLogin()) {
             assertTrue(login.callbackListening(), String.valueOf(login.callbackProblem()));
-            CompletableFuture<CodexTokens> done = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return login.await(Duration.ofSeconds(20));
-                } catch (Exception e) {
-                    throw new RuntimeException(e);
-                }
-            });
+            CompletableFuture<CodexTokens> done = awaitInBackground(login);
             URI redirect = approve(login.authorizeUrl());
             assertEquals("localhost", redirect.getHost());
             assertEquals("/auth/callback", redirect.getPath());
@@ -110,13 +115,7 @@ class CodexLoginTest {
     @Test
     void callbackWithForeignStateIsRefusedAndTheAttemptStaysOpen() throws Exception {
         try (BrowserLogin login = auth.startBrowserLogin()) {
-            CompletableFuture<CodexTokens> done = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return login.await(Duration.ofSeconds(20));
-                } catch (Exception e) {
-                    throw new RuntimeException(e);
-                }
-            });
+            CompletableFuture<CodexTokens> done = awaitInBackground(login);
             URI redirect = approve(login.authorizeUrl());
             String forged = redirect.getQuery().replaceAll("state=[^&]*", "state=attacker");
             HttpResponse<String> bad = follow(new URI("http", null, "localhost", redirect.getPort(),
