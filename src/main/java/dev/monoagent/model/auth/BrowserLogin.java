@@ -30,6 +30,9 @@ import java.util.stream.Collectors;
  */
 public final class BrowserLogin implements AutoCloseable {
     private static final Duration PAGE_WAIT = Duration.ofSeconds(60);
+    /** When the port is taken, an earlier sign-in of ours is asked to stop, then binding is retried (as codex does). */
+    private static final int BIND_RETRIES = 10;
+    private static final Duration BIND_PAUSE = Duration.ofMillis(200);
 
     private final CodexAuth auth;
     private final Pkce pkce;
@@ -60,22 +63,36 @@ public final class BrowserLogin implements AutoCloseable {
         CodexAuthSettings s = auth.settings();
         HttpServer srv = null;
         String problem = null;
-        try {
-            srv = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), s.callbackPort()), 8);
+        for (int attempt = 0; srv == null && problem == null; attempt++) {
+            try {
+                srv = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), s.callbackPort()), 8);
+            } catch (BindException e) {
+                if (attempt == 0) {
+                    cancelEarlierAttempt(s.callbackPort());
+                } else if (attempt > BIND_RETRIES) {
+                    problem = "port " + s.callbackPort() + " on 127.0.0.1 is in use by another program";
+                } else {
+                    pause(BIND_PAUSE);
+                }
+            } catch (IOException e) {
+                problem = "cannot listen on 127.0.0.1:" + s.callbackPort() + ": " + e.getMessage();
+            }
+        }
+        if (srv != null) {
             srv.createContext("/auth/callback", this::callback);
             srv.createContext("/success", ex -> page(ex, 200, "Signed in to mono-agent. You can close this tab."));
             srv.createContext("/cancel", ex -> {
-                code.completeExceptionally(new AuthEndpointException("Sign-in was cancelled.", "cancelled", true));
+                code.completeExceptionally(new AuthEndpointException("Sign-in was cancelled (another sign-in "
+                        + "started).", "cancelled", true));
                 page(ex, 200, "Sign-in cancelled.");
+                // free the port for the sign-in that asked (stop waits for this exchange, so not on this thread)
+                HttpServer self = ex.getHttpContext().getServer();
+                Thread stopper = new Thread(() -> self.stop(0), "codex-login-cancel");
+                stopper.setDaemon(true);
+                stopper.start();
             });
             srv.setExecutor(pool);
             srv.start();
-        } catch (BindException e) {
-            problem = "port " + s.callbackPort() + " on 127.0.0.1 is in use (another sign-in running?)";
-            srv = null;
-        } catch (IOException e) {
-            problem = "cannot listen on 127.0.0.1:" + s.callbackPort() + ": " + e.getMessage();
-            srv = null;
         }
         this.server = srv;
         this.bindProblem = problem;
@@ -235,6 +252,28 @@ public final class BrowserLogin implements AutoCloseable {
             } catch (TimeoutException | InterruptedException e) {
                 page(ex, 200, "Sign-in is taking long; check the terminal.");
             }
+        }
+    }
+
+    /** Asks whatever holds the port to cancel: an abandoned sign-in of ours (or the Codex CLI's) lets go of it. */
+    private static void cancelEarlierAttempt(int port) {
+        try {
+            java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build().send(
+                    java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/cancel"))
+                            .timeout(Duration.ofSeconds(1)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding());
+        } catch (IOException e) {
+            // not an HTTP server, or it did not answer: the retries decide
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

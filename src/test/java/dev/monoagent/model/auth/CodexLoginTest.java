@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -146,6 +147,25 @@ class CodexLoginTest {
                 CodexTokens t = login.await(Duration.ofSeconds(10));
                 assertEquals("paste", t.origin());
                 assertEquals(FakeAuthServer.ACCOUNT, a.current().accountId());
+            }
+        }
+    }
+
+    @Test
+    void aNewSignInCancelsAnAbandonedOneHoldingThePort() throws Exception {
+        try (BrowserLogin first = auth.startBrowserLogin()) {
+            CompletableFuture<CodexTokens> firstDone = awaitInBackground(first);
+            int port = URI.create(first.redirectUri()).getPort();
+            CodexAuth again = new CodexAuth(auth.settings().withCallbackPort(port), Clock.systemUTC());
+            try (BrowserLogin second = again.startBrowserLogin()) {
+                assertTrue(second.callbackListening(), String.valueOf(second.callbackProblem()));
+                assertEquals(port, URI.create(second.redirectUri()).getPort());
+                java.util.concurrent.ExecutionException e = assertThrows(
+                        java.util.concurrent.ExecutionException.class, () -> firstDone.get(10, TimeUnit.SECONDS));
+                assertTrue(e.getCause().getMessage().contains("cancelled"), e.getCause().getMessage());
+                CompletableFuture<CodexTokens> secondDone = awaitInBackground(second);
+                assertEquals(302, follow(approve(second.authorizeUrl())).statusCode());
+                assertEquals("browser", secondDone.get(20, TimeUnit.SECONDS).origin());
             }
         }
     }
