@@ -2,8 +2,6 @@ package dev.monoagent.agent;
 
 import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.ConfigLoader;
-import dev.monoagent.config.Enums.Fallback;
-import dev.monoagent.config.Enums.SandboxMode;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
 import dev.monoagent.common.Event;
@@ -45,7 +43,7 @@ public final class ServiceLayer implements AutoCloseable {
             try {
                 return summary(Sandbox.quickStatus(config));
             } catch (RuntimeException e) {
-                return withoutEngine(config.config().sandbox(), "sandbox status failed: " + e.getMessage());
+                return withoutEngine(config, "sandbox status failed: " + e.getMessage());
             }
         };
     }
@@ -70,7 +68,7 @@ public final class ServiceLayer implements AutoCloseable {
                 sandbox = () -> summary(s.status());
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "sandbox engine failed to open: " + e.getMessage());
-                sandbox = () -> withoutEngine(config.config().sandbox(), "engine failed to open: " + e.getMessage());
+                sandbox = () -> withoutEngine(config, "engine failed to open: " + e.getMessage());
             } finally {
                 engineSettled.countDown();
             }
@@ -138,9 +136,7 @@ public final class ServiceLayer implements AutoCloseable {
 
     /** The status block in the contract's words, from the engine's status record. */
     public static SandboxSummary summary(SandboxStatus s) {
-        return new SandboxSummary(s.effective(), s.engine(), s.fallback(), s.fallbackActive(),
-                "off".equals(s.effective()) ? SandboxStatus.OFF_DETAIL : s.reason(),
-                s.lastVerified() == null ? null : s.lastVerified().toString());
+        return SandboxSummary.of(s);
     }
 
     @Override
@@ -191,16 +187,7 @@ public final class ServiceLayer implements AutoCloseable {
     }
 
     /** The sandbox block when no engine could be proven: fail-closed blocks, unsafe fallback runs on the host. */
-    public static SandboxSummary withoutEngine(MonoConfig.Sandbox s, String reason) {
-        if (s.mode() == SandboxMode.OFF) {
-            return new SandboxSummary("off", "srt (absent)", s.fallback().wire(), false, SandboxStatus.OFF_DETAIL,
-                    null);
-        }
-        if (s.unsafeFallbackAllowed()) {
-            return new SandboxSummary("unsafe-host-process", "srt (absent)", Fallback.UNSAFE_HOST_PROCESS.wire(),
-                    true, reason, null);
-        }
-        return new SandboxSummary("blocked", "srt (absent)", s.fallback().wire(), false,
-                "sandbox_unavailable: " + reason, null);
+    public static SandboxSummary withoutEngine(LoadedConfig cfg, String reason) {
+        return SandboxSummary.of(Sandbox.withoutEngine(cfg, reason));
     }
 }

@@ -58,13 +58,13 @@ final class SandboxCommand implements Runnable {
     static ObjectNode statusJson(SandboxStatus s) {
         ObjectNode n = JSON.createObjectNode();
         n.put("state", s.state());
-        n.put("effective", s.effective());
-        n.put("engine", s.engine());
-        n.put("source", s.source());
-        n.put("version", s.version());
-        n.put("digest", s.digest());
-        n.put("installRoot", s.installRoot() == null ? null : s.installRoot().toString());
-        n.put("fallback", s.fallback());
+        n.put("effective", s.effective().wire());
+        n.put("engine", s.engine().line());
+        n.put("source", s.engine().source().wire());
+        n.put("version", s.engine().version());
+        n.put("digest", s.engine().digest());
+        n.put("installRoot", s.engine().installRoot() == null ? null : s.engine().installRoot().toString());
+        n.put("fallback", s.fallback().wire());
         n.put("fallbackActive", s.fallbackActive());
         n.put("reason", s.reason());
         n.put("lastVerified", s.lastVerified() == null ? null : s.lastVerified().toString());
@@ -262,7 +262,7 @@ final class SandboxCommand implements Runnable {
                         if (json) {
                             ObjectNode n = JSON.createObjectNode();
                             n.put("outcome", "ok");
-                            n.put("mode", c.mode());
+                            n.put("mode", c.mode().wire());
                             n.put("exitCode", c.exitCode());
                             n.put("signal", c.signal());
                             n.put("timedOut", c.timedOut());

@@ -30,10 +30,10 @@ final class SandboxVerdicts {
         } else {
             st = Sandbox.quickStatus(lc, HostEnv.from(ctx.env()));
         }
-        boolean proven = "ready".equals(st.state()) && "native".equals(st.effective());
+        boolean proven = st.ready();
         List<String> details = new ArrayList<>();
-        details.add("effective: " + st.effective());
-        details.add("engine: " + st.engine() + (st.source() == null ? "" : ", source: " + st.source()));
+        details.add("effective: " + st.effective().wire());
+        details.add("engine: " + st.engine().line() + ", source: " + st.engine().source().wire());
         if (proven && st.lastVerified() != null) {
             details.add("self-check passed at " + st.lastVerified());
         }

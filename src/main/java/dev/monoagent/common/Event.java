@@ -32,10 +32,10 @@ public sealed interface Event {
     record ViolationObserved(Instant time, Violation violation) implements Event {}
 
     /**
-     * @param effective off | native | blocked | unsafe-host-process
+     * @param effective how commands run now
      * @param reason    why, when not native
      */
-    record SandboxStateChanged(Instant time, String effective, String reason) implements Event {}
+    record SandboxStateChanged(Instant time, Effective effective, String reason) implements Event {}
 
     record ProbeFinished(Instant time, ProbeResult result) implements Event {}
 

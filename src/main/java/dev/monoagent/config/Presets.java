@@ -33,7 +33,7 @@ public final class Presets {
 
     private static Map<String, Object> sandbox(String network) {
         Map<String, Object> sb = new LinkedHashMap<>();
-        sb.put("mode", "native");
+        sb.put("mode", SandboxMode.NATIVE.wire());
         sb.put("network", Map.of("mode", network));
         sb.put("readableRoots", List.of("."));
         sb.put("writableRoots", List.of("."));

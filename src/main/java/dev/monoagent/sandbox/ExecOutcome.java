@@ -21,7 +21,7 @@ public sealed interface ExecOutcome {
      * @param mode          how it ran: native, off or unsafe-host-process
      */
     record Completed(int exitCode, int signal, String stdout, String stderr, boolean truncated, boolean timedOut,
-                     List<Violation> violations, long elapsedMillis, String mode) implements ExecOutcome {
+                     List<Violation> violations, long elapsedMillis, dev.monoagent.common.Effective mode) implements ExecOutcome {
         public Completed {
             violations = List.copyOf(violations);
         }

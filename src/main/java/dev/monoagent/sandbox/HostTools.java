@@ -118,6 +118,15 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
         }
     }
 
+    /**
+     * The one rule for any host program we start ({@link #find} for the engine's, {@link ToolBinaries} for the
+     * tools' {@code rg}/{@code node}): the first trusted PATH hit outside {@code untrusted}, real and safely owned, or
+     * null.
+     */
+    static Path trusted(HostEnv env, java.util.Collection<Path> untrusted, String name) {
+        return resolve(env, untrusted, name, new ArrayList<>());
+    }
+
     /** Why a resolved program must not be trusted, or null. */
     static String unsafe(Path real) throws IOException {
         if (!Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {

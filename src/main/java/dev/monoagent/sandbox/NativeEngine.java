@@ -109,14 +109,16 @@ final class NativeEngine implements AutoCloseable {
         Files.createDirectories(policy.workspace().resolve(".mono-agent"));
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
-        denyLiterals = PolicyCompiler.denyLiterals(policy, tools.rg());
-        init = bridge.init(config(), Duration.ofSeconds(30));
+        init = bridge.init(compileConfig(), Duration.ofSeconds(30));
         preparedLayout = ProtectedScan.snapshot(policy, denyLiterals, tools.rg()).layout();
         return init;
     }
 
-    private Map<String, Object> config() {
-        return PolicyCompiler.engineConfig(policy, denyLiterals, facts(), currentPorts());
+    /** Gathers the workspace facts (I/O), then compiles the deny list and the srt config from them (pure). */
+    private Map<String, Object> compileConfig() {
+        WorkspaceFacts ws = WorkspaceFacts.scan(policy, tools.rg(), env.home());
+        denyLiterals = PolicyCompiler.denyLiterals(policy, ws);
+        return PolicyCompiler.srtConfig(policy, denyLiterals, facts(), currentPorts(), ws).toMap();
     }
 
     PolicyCompiler.EngineFacts facts() {
@@ -186,8 +188,7 @@ final class NativeEngine implements AutoCloseable {
     private void reinit() throws IOException {
         lock.writeLock().lock();
         try {
-            denyLiterals = PolicyCompiler.denyLiterals(policy, tools.rg());
-            init = bridge.init(config(), Duration.ofSeconds(30));
+            init = bridge.init(compileConfig(), Duration.ofSeconds(30));
             preparedLayout = null;
             if (!init.clean()) {
                 throw new IOException("re-initialise failed: " + init.problem());
@@ -197,22 +198,9 @@ final class NativeEngine implements AutoCloseable {
         }
     }
 
-    /** The sandboxed environment: an allowlist, never the host's API keys or tokens. */
+    /** The sandboxed environment ({@link SandboxEnv}): the session temp dir, our bash. */
     Map<String, String> sandboxEnv(Map<String, String> extra) {
-        Map<String, String> e = new LinkedHashMap<>();
-        e.put("PATH", env.path());
-        e.put("HOME", env.home().toString());
-        e.put("TMPDIR", sessionTmp.toString());
-        e.put("SHELL", tools.bash().toString());
-        e.put("TERM", env.hostEnv().getOrDefault("TERM", "dumb"));
-        for (String k : List.of("LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "COLORTERM")) {
-            String v = env.hostEnv().get(k);
-            if (v != null) {
-                e.put(k, v);
-            }
-        }
-        e.putAll(extra);
-        return e;
+        return SandboxEnv.of(env, sessionTmp.toString(), tools.bash().toString(), extra);
     }
 
     /** Runs a command to completion (bounded), then cleans up, scans and collects violations. */
@@ -237,7 +225,7 @@ final class NativeEngine implements AutoCloseable {
         }
         List<Violation> vs = finish(prep, r.err(), r.exitCode());
         return new ExecOutcome.Completed(r.exitCode(), r.signal(), r.out(), r.err(), r.truncated(), r.timedOut(), vs,
-                r.elapsedMillis(), "native");
+                r.elapsedMillis(), dev.monoagent.common.Effective.NATIVE);
     }
 
     private ProcessRunner.Result runOnce(Prepared prep, Path workdir, String stdin, Duration timeout, long maxBytes)

@@ -76,6 +76,16 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         allowlist = List.copyOf(allowlist);
     }
 
+    /**
+     * Where the sandboxed agent can write (writable roots and the workspace): host programs are never taken from PATH
+     * entries there.
+     */
+    public List<Path> agentWritable() {
+        List<Path> out = new ArrayList<>(writableRoots);
+        out.add(workspace);
+        return List.copyOf(out);
+    }
+
     /** Why a path may not be written, or null when it may. {@code p} must be absolute; it is normalized here. */
     public String writeDenial(Path p) {
         Path n = p.toAbsolutePath().normalize();

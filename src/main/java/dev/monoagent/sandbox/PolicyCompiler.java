@@ -3,27 +3,20 @@ package dev.monoagent.sandbox;
 import dev.monoagent.config.Enums.NetworkMode;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
-import java.io.IOException;
 import java.nio.file.FileSystems;
-import java.nio.file.FileVisitOption;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
- * The pure transform: config + workspace facts → {@link Policy} → srt engine config. No process is started here.
+ * The pure transform: config + {@link WorkspaceFacts} → {@link Policy} → {@link SrtConfig}. No file is read and no
+ * process is started here; {@link WorkspaceFacts} gathers what the disk says first. The three I/O conveniences
+ * ({@link #compile(LoadedConfig, Path, Path)}, {@link #denyLiterals(Policy, Path)}, {@link #engineConfig}) only
+ * gather the facts and call the pure step.
  *
  * <p>Why the deny list is expanded: srt 0.0.78 on Linux takes only literal write paths and silently drops any other
  * glob ({@code .env.*}), so each configured glob becomes literal paths — the existing matches found by an unbounded
@@ -40,10 +33,19 @@ final class PolicyCompiler {
     /** srt's maximum for its nested dangerous-file scan (its schema allows 1..10). */
     static final int MANDATORY_DENY_SEARCH_DEPTH = 10;
 
+    /** Args that make srt's rg scan blind to agent-written ignore files and rg config. */
+    static final List<String> RG_SCAN_ARGS = List.of("--no-ignore", "--no-config", "--hidden");
+
     private PolicyCompiler() {}
 
-    /** The policy for a loaded config. {@code home} is the directory whose secrets reads are denied. */
+    /** The policy for a loaded config, reading the workspace's git layout first (I/O). */
     static Policy compile(LoadedConfig cfg, Path home, Path cacheRoot) {
+        Path ws = cfg.workspace().toAbsolutePath().normalize();
+        return compile(cfg, home, cacheRoot, WorkspaceFacts.layout(ws, home));
+    }
+
+    /** The policy for a loaded config and its git layout. {@code home} is the directory whose secrets reads are denied. */
+    static Policy compile(LoadedConfig cfg, Path home, Path cacheRoot, WorkspaceFacts.GitLayout git) {
         MonoConfig.Sandbox s = cfg.config().sandbox();
         Path ws = cfg.workspace().toAbsolutePath().normalize();
         List<Path> protectedLiterals = new ArrayList<>();
@@ -53,11 +55,10 @@ final class PolicyCompiler {
         }
         // a .git that is a symlink or a "gitdir:" file (worktree, submodule) redirects git wholesale: protect the
         // entry itself (an absent .git is covered by srt's empty read-only mount point for .git/config and friends)
-        Path dotGit = ws.resolve(".git");
-        if (Files.exists(dotGit, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS)) {
-            protectedLiterals.add(dotGit);
+        if (git.dotGit() == WorkspaceFacts.DotGit.SYMLINK || git.dotGit() == WorkspaceFacts.DotGit.OTHER) {
+            protectedLiterals.add(ws.resolve(".git"));
         }
-        Path hooks = hooksPath(ws, home);
+        Path hooks = git.hooksPath();
         if (hooks != null && !protectedLiterals.contains(hooks)) {
             protectedLiterals.add(hooks);
         }
@@ -68,86 +69,76 @@ final class PolicyCompiler {
                 s.network().allowlist());
     }
 
-    /** {@code core.hooksPath} from the workspace's {@code .git/config} or the user's {@code ~/.gitconfig}. */
-    static Path hooksPath(Path ws, Path home) {
-        for (Path cfg : List.of(ws.resolve(".git/config"), home.resolve(".gitconfig"))) {
-            try {
-                if (!Files.isRegularFile(cfg)) {
-                    continue;
-                }
-                boolean core = false;
-                for (String raw : Files.readAllLines(cfg)) {
-                    String line = raw.trim();
-                    if (line.startsWith("[")) {
-                        core = line.toLowerCase().startsWith("[core");
-                    } else if (core && line.toLowerCase().startsWith("hookspath")) {
-                        int eq = line.indexOf('=');
-                        if (eq > 0) {
-                            String v = line.substring(eq + 1).trim().replace("\"", "");
-                            if (v.startsWith("~/")) {
-                                return home.resolve(v.substring(2)).normalize();
-                            }
-                            return ws.resolve(v).normalize();
-                        }
+    /** {@code core.hooksPath} in one git config file's lines, resolved against the workspace (or home for ~/), or null. */
+    static Path hooksPathIn(List<String> lines, Path ws, Path home) {
+        boolean core = false;
+        for (String raw : lines) {
+            String line = raw.trim();
+            if (line.startsWith("[")) {
+                core = line.toLowerCase().startsWith("[core");
+            } else if (core && line.toLowerCase().startsWith("hookspath")) {
+                int eq = line.indexOf('=');
+                if (eq > 0) {
+                    String v = line.substring(eq + 1).trim().replace("\"", "");
+                    if (v.startsWith("~/")) {
+                        return home.resolve(v.substring(2)).normalize();
                     }
+                    return ws.resolve(v).normalize();
                 }
-            } catch (IOException ignored) {
-                // unreadable config: the default .git/hooks literal still applies
             }
         }
         return null;
     }
 
-    /**
-     * Literal paths for srt's {@code denyWrite}: protected literals, each configured glob expanded to existing matches
-     * (bounded walk) and the well-known names it matches, and the writable roots' {@code .git/config|hooks}.
-     */
+    /** As {@link #denyLiterals(Policy, Path)} with the Java walk. */
     static List<Path> denyLiterals(Policy p) {
-        return denyLiterals(p, null);
+        return denyLiterals(p, (Path) null);
     }
 
-    /** As {@link #denyLiterals(Policy)}, finding existing matches with {@code rg} ({@link ProtectedFinder}). */
+    /** Scans the workspace (with {@code rg}, see {@link ProtectedFinder}) and derives the deny literals (I/O). */
     static List<Path> denyLiterals(Policy p, Path rg) {
+        return denyLiterals(p, WorkspaceFacts.scan(p, rg, null));
+    }
+
+    /**
+     * Literal paths for srt's {@code denyWrite}: protected literals, each configured glob expanded to existing matches
+     * and the well-known names it matches, nested dangerous paths, and the writable roots' git control entries.
+     */
+    static List<Path> denyLiterals(Policy p, WorkspaceFacts facts) {
         Set<Path> out = new LinkedHashSet<>(p.protectedLiterals());
         Path ws = p.workspace();
         // srt's mount point for an absent deny is an empty file, and git dies on an empty commondir ("failed to
         // read"), so an absent commondir is not mounted over: ProtectedScan removes one that appears after the
         // command (quarantine) and reports it
         Path commondir = ws.resolve(".git/commondir");
-        if (!Files.exists(commondir, LinkOption.NOFOLLOW_LINKS)) {
+        if (!facts.exists(commondir)) {
             out.remove(commondir);
         }
         // srt resolves a symlinked deny path to its target: denying a symlinked .git would only make the target
         // read-only while the link itself stays replaceable; the post-command scan restores the link instead
-        Path dotGit = ws.resolve(".git");
-        if (Files.isSymbolicLink(dotGit)) {
-            out.remove(dotGit);
+        if (facts.dotGit() == WorkspaceFacts.DotGit.SYMLINK) {
+            out.remove(ws.resolve(".git"));
         }
-        List<String> wildcard = new ArrayList<>();
         for (String g : p.denyWriteGlobs()) {
             String glob = g.endsWith("/**") ? g.substring(0, g.length() - 3) : g;
             if (!hasGlobChars(glob)) {
                 out.add(Path.of(glob).isAbsolute() ? Path.of(glob).normalize() : ws.resolve(glob).normalize());
-            } else if (!Path.of(glob).isAbsolute()) {
-                wildcard.add(glob);
-                if (!glob.contains("/")) {
-                    PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + glob);
-                    for (String name : WELL_KNOWN) {
-                        if (m.matches(Path.of(name))) {
-                            out.add(ws.resolve(name));
-                        }
+            } else if (!Path.of(glob).isAbsolute() && !glob.contains("/")) {
+                PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+                for (String name : WELL_KNOWN) {
+                    if (m.matches(Path.of(name))) {
+                        out.add(ws.resolve(name));
                     }
                 }
             }
         }
-        List<Path> found = ProtectedFinder.find(p, rg);
-        out.addAll(protectedMatches(p, found));
-        out.addAll(nestedDangerous(p, found));
+        out.addAll(protectedMatches(p, facts.found()));
+        out.addAll(nestedDangerous(p, facts));
         for (Path root : p.writableRoots()) {
-            if (!root.equals(ws) && Files.isDirectory(root)) {
+            if (!root.equals(ws) && facts.directories().contains(root)) {
                 for (String e : Policy.GIT_CONTROL_ENTRIES) {
                     Path lit = root.resolve(".git").resolve(e);
-                    if (!e.equals("commondir") || Files.exists(lit, LinkOption.NOFOLLOW_LINKS)) {
+                    if (!e.equals("commondir") || facts.exists(lit)) {
                         out.add(lit);
                     }
                 }
@@ -186,10 +177,10 @@ final class PolicyCompiler {
      * srt's dangerous dirs. srt finds these itself only to {@code mandatoryDenySearchDepth} and never under
      * {@code node_modules}; listing them literally removes both blind spots.
      */
-    static List<Path> nestedDangerous(Policy p, List<Path> found) {
+    static List<Path> nestedDangerous(Policy p, WorkspaceFacts facts) {
         Set<Path> out = new LinkedHashSet<>();
         Path ws = p.workspace();
-        for (Path f : found) {
+        for (Path f : facts.found()) {
             Path rel = ws.relativize(f);
             Path acc = ws;
             for (int i = 0; i < rel.getNameCount() - 1; i++) {
@@ -197,7 +188,7 @@ final class PolicyCompiler {
                 acc = acc.resolve(seg);
                 if (seg.equals(".git")) {
                     for (String e : Policy.GIT_CONTROL_ENTRIES) {
-                        if (Files.exists(acc.resolve(e), LinkOption.NOFOLLOW_LINKS)) {
+                        if (facts.exists(acc.resolve(e))) {
                             out.add(acc.resolve(e));
                         }
                     }
@@ -226,28 +217,27 @@ final class PolicyCompiler {
         return s.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '{');
     }
 
+    /** As {@link #srtConfig}, listing the directories on the {@code ~/.ssh} chain first (I/O), as srt's map. */
+    static Map<String, Object> engineConfig(Policy p, List<Path> denyLiterals, EngineFacts f, List<Integer> hostPorts) {
+        WorkspaceFacts listed = new WorkspaceFacts(WorkspaceFacts.DotGit.ABSENT, List.of(), Set.of(), Set.of(),
+                WorkspaceFacts.sshChainListings(p, f.home()));
+        return srtConfig(p, denyLiterals, f, hostPorts, listed).toMap();
+    }
+
     /**
      * The srt config for {@code p}. {@code denyLiterals} from {@link #denyLiterals}; {@code hostPorts} are the host
-     * 127.0.0.1 ports granted in localhost mode.
+     * 127.0.0.1 ports granted in localhost mode; {@code facts} supplies the {@code ~/.ssh} chain listings.
      */
-    static Map<String, Object> engineConfig(Policy p, List<Path> denyLiterals, EngineFacts f, List<Integer> hostPorts) {
-        Map<String, Object> cfg = new LinkedHashMap<>();
-        Map<String, Object> net = new LinkedHashMap<>();
-        if (p.network() != NetworkMode.ALL) {
-            net.put("allowedDomains", allowedDomains(p, hostPorts));
-        }
-        net.put("deniedDomains", List.of());
-        net.put("strictAllowlist", true);
-        cfg.put("network", net);
-
-        Map<String, Object> fs = new LinkedHashMap<>();
+    static SrtConfig srtConfig(Policy p, List<Path> denyLiterals, EngineFacts f, List<Integer> hostPorts,
+                               WorkspaceFacts facts) {
+        SrtConfig.Network net = new SrtConfig.Network(p.network() == NetworkMode.ALL ? null
+                : allowedDomains(p, hostPorts), List.of(), true);
         Path home = f.home();
         Path ssh = home.resolve(".ssh");
-        fs.put("denyRead", List.of(home.toString(), ssh.toString()));
         Set<String> allowRead = new LinkedHashSet<>();
         for (Path r : concat(p.readableRoots(), p.writableRoots())) {
             if (ssh.startsWith(r)) {
-                allowRead.addAll(childrenExcluding(r, ssh));
+                allowRead.addAll(childrenExcluding(r, ssh, facts.listings()));
             } else if (!r.startsWith(ssh)) {
                 allowRead.add(r.toString());
             }
@@ -262,27 +252,19 @@ final class PolicyCompiler {
                 allowRead.add(extra.toString());
             }
         }
-        fs.put("allowRead", List.copyOf(allowRead));
         List<String> allowWrite = new ArrayList<>();
         for (Path w : p.writableRoots()) {
             allowWrite.add(w.toString());
         }
         allowWrite.add(f.sessionTmp().toString());
-        fs.put("allowWrite", allowWrite);
-        fs.put("denyWrite", denyLiterals.stream().map(Path::toString).toList());
-        cfg.put("filesystem", fs);
-
+        SrtConfig.Filesystem fs = new SrtConfig.Filesystem(List.of(home.toString(), ssh.toString()),
+                List.copyOf(allowRead), allowWrite, denyLiterals.stream().map(Path::toString).toList());
         // srt finds nested .git/hooks, .vscode, ... with rg, which by default honours .gitignore/.rgignore and
         // RIPGREP_CONFIG_PATH: the agent could write an ignore file that hides them. These args come first on srt's rg
         // command line. The search depth goes to srt's maximum (default 3 missed sub/.git/hooks/pre-commit);
         // deeper ones and those under node_modules (srt always excludes it) are listed literally by denyLiterals
-        cfg.put("ripgrep", Map.of("command", f.rg().toString(), "args", List.of("--no-ignore", "--no-config",
-                "--hidden")));
-        cfg.put("mandatoryDenySearchDepth", MANDATORY_DENY_SEARCH_DEPTH);
-        cfg.put("bwrapPath", f.bwrap().toString());
-        cfg.put("socatPath", f.socat().toString());
-        cfg.put("seccomp", Map.of("applyPath", f.applySeccomp().toString()));
-        return cfg;
+        return new SrtConfig(net, fs, new SrtConfig.Ripgrep(f.rg(), RG_SCAN_ARGS), MANDATORY_DENY_SEARCH_DEPTH,
+                f.bwrap(), f.socat(), f.applySeccomp());
     }
 
     /** Host facts the engine config needs (all absolute). */
@@ -314,22 +296,14 @@ final class PolicyCompiler {
     }
 
     /** Everything under {@code root} except the chain leading to {@code excluded} (which stays denied). */
-    static List<String> childrenExcluding(Path root, Path excluded) {
+    static List<String> childrenExcluding(Path root, Path excluded, Map<Path, List<Path>> listings) {
         List<String> out = new ArrayList<>();
-        Path dir = root;
-        while (!dir.equals(excluded)) {
-            Path next = excluded.getName(dir.getNameCount()) == null ? null : dir.resolve(excluded.getName(dir.getNameCount()));
-            try (Stream<Path> kids = Files.list(dir)) {
-                for (Path k : (Iterable<Path>) kids::iterator) {
-                    if (!k.equals(next)) {
-                        out.add(k.toString());
-                    }
+        for (Path dir = root; !dir.equals(excluded); ) {
+            Path next = dir.resolve(excluded.getName(dir.getNameCount()));
+            for (Path k : listings.getOrDefault(dir, List.of())) {
+                if (!k.equals(next)) {
+                    out.add(k.toString());
                 }
-            } catch (IOException ignored) {
-                // unreadable dir: nothing to re-allow
-            }
-            if (next == null) {
-                break;
             }
             dir = next;
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.monoagent.common.Effective;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.ProbeResult;
@@ -67,9 +68,12 @@ public final class Sandbox implements AutoCloseable {
 
     /** Where the sandboxed agent can write: host tools are never taken from PATH entries there. */
     private List<Path> agentWritable() {
-        List<Path> out = new ArrayList<>(policy.writableRoots());
-        out.add(policy.workspace());
-        return out;
+        return policy.agentWritable();
+    }
+
+    /** The host {@code rg} and {@code node} the tools start, found by the same rule as the engine's tools. */
+    public ToolBinaries binaries() {
+        return ToolBinaries.find(env, policy);
     }
 
     /** Opens the sandbox for the real host and proves it (blocking; ≈ 1 s the first time, less when cached). */
@@ -97,6 +101,14 @@ public final class Sandbox implements AutoCloseable {
 
     public Policy policy() {
         return policy;
+    }
+
+    /**
+     * The policy the engine would enforce for {@code cfg} on this host, compiled without opening anything (the
+     * workbench badges with it before the engine is open). Same compiler, same result as {@link #policy()}.
+     */
+    public static Policy compilePolicy(LoadedConfig cfg, HostEnv env) {
+        return PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
     }
 
     /** Re-proves from scratch: re-verifies the engine bytes, restarts the bridge, runs every probe (no cache). */
@@ -223,8 +235,8 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private void publishState() {
-        SandboxStatus s = status();
-        sink.accept(new Event.SandboxStateChanged(Instant.now(), s.effective(), s.reason()));
+        SandboxState st = status().current();
+        sink.accept(new Event.SandboxStateChanged(Instant.now(), st.effective(), st.reason()));
     }
 
     /** Files whose identity the proof depends on: host tools, helper, engine entry points. */
@@ -332,16 +344,10 @@ public final class Sandbox implements AutoCloseable {
     /** The current state, without running anything. */
     public SandboxStatus status() {
         SrtRuntime.Resolution r = resolution != null ? resolution : runtime.cheapStatus();
-        String fallback = policy.fallback().wire();
-        if (policy.mode() == SandboxMode.OFF) {
-            return new SandboxStatus("off", "off", r.engineLine(), r.source().wire(), SrtRuntime.VERSION, r.digest(),
-                    r.installRoot(), fallback, false, null, lastVerified, probes);
-        }
-        boolean ok = ready && tamperFree();
-        String effective = ok ? "native" : policy.unsafeAllowed() ? "unsafe-host-process" : "blocked";
-        return new SandboxStatus(ok ? "ready" : "unavailable", effective, r.engineLine(), r.source().wire(),
-                SrtRuntime.VERSION, r.digest(), r.installRoot(), fallback, !ok && policy.unsafeAllowed(),
-                ok ? null : reason, lastVerified, probes);
+        boolean ok = policy.mode() != SandboxMode.OFF && ready && tamperFree();
+        return new SandboxStatus(SandboxState.of(policy.mode(), ok, policy.unsafeAllowed(), reason), EngineInfo.of(r),
+                policy.fallback(), policy.mode() == SandboxMode.OFF ? null : lastVerified,
+                policy.mode() == SandboxMode.OFF ? List.of() : probes);
     }
 
     private boolean tamperFree() {
@@ -365,10 +371,8 @@ public final class Sandbox implements AutoCloseable {
     public static SandboxStatus quickStatus(LoadedConfig cfg, HostEnv env) {
         Policy p = PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
         SrtRuntime.Resolution r = new SrtRuntime(env).cheapStatus();
-        String fallback = p.fallback().wire();
         if (p.mode() == SandboxMode.OFF) {
-            return new SandboxStatus("off", "off", r.engineLine(), r.source().wire(), SrtRuntime.VERSION, r.digest(),
-                    r.installRoot(), fallback, false, null, null, List.of());
+            return new SandboxStatus(new SandboxState.Off(), EngineInfo.of(r), p.fallback(), null, List.of());
         }
         Instant at = null;
         boolean passed = false;
@@ -384,20 +388,27 @@ public final class Sandbox implements AutoCloseable {
         boolean ok = r.usable() && passed;
         String why = ok ? null : "sandbox_unavailable: " + (!r.usable() ? r.engineLine()
                 : at == null ? "not yet proven (run `mono-agent sandbox check`)" : "last self-check failed");
-        String effective = ok ? "native" : p.unsafeAllowed() ? "unsafe-host-process" : "blocked";
-        return new SandboxStatus(ok ? "ready" : "unavailable", effective, r.engineLine(), r.source().wire(),
-                SrtRuntime.VERSION, r.digest(), r.installRoot(), fallback, !ok && p.unsafeAllowed(), why, at, last);
+        return new SandboxStatus(SandboxState.of(p.mode(), ok, p.unsafeAllowed(), why), EngineInfo.of(r),
+                p.fallback(), at, last);
+    }
+
+    /** The state when no engine facade could even be opened (config-only): fail-closed blocks, unsafe runs on host. */
+    public static SandboxStatus withoutEngine(LoadedConfig cfg, String reason) {
+        var s = cfg.config().sandbox();
+        return new SandboxStatus(SandboxState.of(s.mode(), false, s.unsafeFallbackAllowed(),
+                s.unsafeFallbackAllowed() ? reason : "sandbox_unavailable: " + reason), EngineInfo.absent(),
+                s.fallback(), null, List.of());
     }
 
     /** Runs a command to completion under the policy, or returns {@code PrepareFailed} without running anything. */
     public ExecOutcome exec(CommandSpec spec) {
         if (policy.mode() == SandboxMode.OFF) {
-            return host(spec, "off");
+            return host(spec, Effective.OFF);
         }
         NativeEngine ne = engine;
         if (!ready || ne == null || !tamperFree()) {
             if (policy.unsafeAllowed()) {
-                return host(spec, "unsafe-host-process");
+                return host(spec, Effective.UNSAFE_HOST_PROCESS);
             }
             return ExecOutcome.PrepareFailed.unavailable(reason == null ? "sandbox_unavailable" : reason);
         }
@@ -412,7 +423,7 @@ public final class Sandbox implements AutoCloseable {
                 return ExecOutcome.PrepareFailed.unavailable(reason);
             }
             return new ExecOutcome.Completed(127, 0, "", "mono-agent: cannot start command: " + e.getMessage() + "\n",
-                    false, false, List.of(), 0, "native");
+                    false, false, List.of(), 0, Effective.NATIVE);
         }
     }
 
@@ -427,13 +438,13 @@ public final class Sandbox implements AutoCloseable {
         }
         try {
             if (policy.mode() == SandboxMode.OFF || ne == null) {
-                Process p = ProcessRunner.spawn(setsid, spec.argv(), hostEnv(spec), spec.workdir());
+                Process p = ProcessRunner.spawn(setsid, spec.argv(), SandboxEnv.host(env, spec.extraEnv()), spec.workdir());
                 return new StartOutcome.Started(new SandboxProcess(p, List::of),
-                        policy.mode() == SandboxMode.OFF ? "off" : "unsafe-host-process");
+                        policy.mode() == SandboxMode.OFF ? Effective.OFF : Effective.UNSAFE_HOST_PROCESS);
             }
             NativeEngine.Attribution who = new NativeEngine.Attribution(spec.runId(), spec.callId(), spec.tool(),
                     commandText(spec));
-            return new StartOutcome.Started(ne.spawn(spec.argv(), who, spec.extraEnv(), spec.workdir()), "native");
+            return new StartOutcome.Started(ne.spawn(spec.argv(), who, spec.extraEnv(), spec.workdir()), Effective.NATIVE);
         } catch (IOException e) {
             if (ne != null && !ne.alive()) {
                 unavailable("the srt bridge died: " + e.getMessage());
@@ -442,9 +453,9 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    private ExecOutcome host(CommandSpec spec, String mode) {
+    private ExecOutcome host(CommandSpec spec, Effective mode) {
         try {
-            ProcessRunner.Result r = ProcessRunner.run(setsid, spec.argv(), hostEnv(spec), spec.workdir(), spec.stdin(),
+            ProcessRunner.Result r = ProcessRunner.run(setsid, spec.argv(), SandboxEnv.host(env, spec.extraEnv()), spec.workdir(), spec.stdin(),
                     spec.timeout(), spec.maxOutputBytes());
             return new ExecOutcome.Completed(r.exitCode(), r.signal(), r.out(), r.err(), r.truncated(), r.timedOut(),
                     List.of(), r.elapsedMillis(), mode);
@@ -452,22 +463,6 @@ public final class Sandbox implements AutoCloseable {
             return new ExecOutcome.Completed(127, 0, "", "mono-agent: cannot start command: " + e.getMessage() + "\n",
                     false, false, List.of(), 0, mode);
         }
-    }
-
-    /** Host runs (off / unsafe) still get the allowlisted environment: API keys never reach commands. */
-    private Map<String, String> hostEnv(CommandSpec spec) {
-        Map<String, String> e = new LinkedHashMap<>();
-        e.put("PATH", env.path());
-        e.put("HOME", env.home().toString());
-        e.put("TERM", env.hostEnv().getOrDefault("TERM", "dumb"));
-        for (String k : List.of("LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "SHELL", "TMPDIR")) {
-            String v = env.hostEnv().get(k);
-            if (v != null) {
-                e.put(k, v);
-            }
-        }
-        e.putAll(spec.extraEnv());
-        return e;
     }
 
     private static String commandText(CommandSpec spec) {

@@ -1,31 +1,25 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.common.Effective;
 import dev.monoagent.common.ProbeResult;
-import java.nio.file.Path;
+import dev.monoagent.config.Enums.Fallback;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The sandbox state every surface prints (status, validate, the workbench badge), in the contract's words.
+ * The sandbox state every surface prints (status, validate, the workbench badge, the run log header): the typed
+ * {@link SandboxState}, the engine facts and the last self-check. {@link #lines()} is the one rendering in the
+ * contract's words; {@link dev.monoagent.sandbox.Sandbox#status()} and {@code quickStatus} the only producers.
  *
- * @param state          {@code ready}, {@code unavailable}, {@code off} or {@code unknown} (cheap status, not proven
- *                       in this process)
- * @param effective      {@code off|native|blocked|unsafe-host-process}
- * @param engine         {@code srt (present)}, {@code srt (absent)}, {@code srt (corrupt: …)}, {@code srt (unsupported: …)}
- * @param source         {@code managed|external|absent|corrupt|unsupported}
- * @param version        the engine version ({@code 0.0.78}) or null
- * @param digest         the verified tree digest (managed) / pinned cli SHA-256 (external), or null
- * @param installRoot    where the engine lives, or null
- * @param fallback       {@code fail-closed|unsafe-host-process}
- * @param fallbackActive whether commands currently run on the host because of the unsafe fallback
- * @param reason         why not native ({@code sandbox_unavailable: …}), or null
- * @param lastVerified   when the engine last passed its self-check, or null
- * @param probes         the last self-check results (may be empty)
+ * @param current      off / ready / unavailable(reason) / unsafe-host(reason)
+ * @param engine       the installed engine's facts
+ * @param fallback     the configured fallback
+ * @param lastVerified when the engine last passed its self-check, or null
+ * @param probes       the last self-check results (may be empty)
  */
-public record SandboxStatus(String state, String effective, String engine, String source, String version,
-                            String digest, Path installRoot, String fallback, boolean fallbackActive, String reason,
-                            Instant lastVerified, List<ProbeResult> probes) {
+public record SandboxStatus(SandboxState current, EngineInfo engine, Fallback fallback, Instant lastVerified,
+                            List<ProbeResult> probes) {
 
     public static final String UNSAFE_WARNING = "WARNING: Unsafe sandbox fallback is active: all sandbox "
             + "roots/denyWrite entries are inert; commands run unsandboxed.";
@@ -35,36 +29,72 @@ public record SandboxStatus(String state, String effective, String engine, Strin
         probes = List.copyOf(probes);
     }
 
+    /** The contract's {@code State:} word ({@code ready}, {@code unavailable}, {@code off}). */
+    public String state() {
+        return current.word();
+    }
+
+    public Effective effective() {
+        return current.effective();
+    }
+
+    /** Why not native ({@code sandbox_unavailable: …}), or null. */
+    public String reason() {
+        return current.reason();
+    }
+
+    public boolean fallbackActive() {
+        return current.fallbackActive();
+    }
+
+    public boolean ready() {
+        return current instanceof SandboxState.Ready;
+    }
+
+    /** The one-line detail a status block shows for a non-native state (the off sentence, or the reason). */
+    public String detail() {
+        return current instanceof SandboxState.Off ? OFF_DETAIL : reason();
+    }
+
     /** The human lines for {@code status} / {@code sandbox status}. */
     public List<String> lines() {
         List<String> out = new ArrayList<>();
-        out.add("State: " + state);
-        out.add("effective: " + effective);
-        out.add("engine: " + engine);
-        out.add("Source: " + source);
-        if (installRoot != null) {
-            out.add("Install root: " + installRoot);
+        out.add("State: " + state());
+        out.add("effective: " + effective().wire());
+        out.add("engine: " + engine.line());
+        out.add("Source: " + engine.source().wire());
+        if (engine.installRoot() != null) {
+            out.add("Install root: " + engine.installRoot());
         }
-        if (digest != null) {
-            out.add("Digest: " + digest);
+        if (engine.digest() != null) {
+            out.add("Digest: " + engine.digest());
         }
-        out.add("fallback: " + fallback);
-        out.add("fallback active: " + (fallbackActive ? "yes" : "no"));
-        if ("managed".equals(source) && "ready".equals(state)) {
-            out.add("Managed SRT " + version + " is integrity-verified.");
+        out.add("fallback: " + fallback.wire());
+        out.add("fallback active: " + (fallbackActive() ? "yes" : "no"));
+        if (engine.source() == SrtRuntime.Source.MANAGED && ready()) {
+            out.add("Managed SRT " + engine.version() + " is integrity-verified.");
         }
         if (lastVerified != null) {
             out.add("Last verified: " + lastVerified);
         }
-        if (reason != null) {
-            out.add("Reason: " + reason);
+        if (reason() != null) {
+            out.add("Reason: " + reason());
         }
-        if ("off".equals(effective)) {
+        if (current instanceof SandboxState.Off) {
             out.add(OFF_DETAIL);
         }
-        if (fallbackActive) {
+        if (fallbackActive()) {
             out.add(UNSAFE_WARNING);
         }
         return out;
+    }
+
+    /** The integrity sentence the sandbox panel shows. */
+    public String integrity() {
+        if (!ready()) {
+            return "not proven";
+        }
+        return engine.source() == SrtRuntime.Source.MANAGED
+                ? "Managed SRT " + engine.version() + " is integrity-verified." : "pinned and functionally proven";
     }
 }

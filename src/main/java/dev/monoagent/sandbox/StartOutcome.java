@@ -4,5 +4,5 @@ package dev.monoagent.sandbox;
 public sealed interface StartOutcome permits StartOutcome.Started, ExecOutcome.PrepareFailed {
 
     /** The process is running under the policy. */
-    record Started(SandboxProcess process, String mode) implements StartOutcome {}
+    record Started(SandboxProcess process, dev.monoagent.common.Effective mode) implements StartOutcome {}
 }

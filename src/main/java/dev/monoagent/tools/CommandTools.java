@@ -95,7 +95,7 @@ final class CommandTools {
         }
         ObjectNode data = ToolOrchestrator.JSON.createObjectNode().put("exitCode", c.exitCode())
                 .put("signal", c.signal()).put("timedOut", c.timedOut()).put("truncated", c.truncated())
-                .put("elapsedMs", c.elapsedMillis()).put("mode", c.mode())
+                .put("elapsedMs", c.elapsedMillis()).put("mode", c.mode().wire())
                 .put("violations", c.violations().size()).put("command", display);
         if (c.timedOut()) {
             return new ToolResult.Failed(ToolResult.TIMEOUT, sb + "Error: Command timed out after "

@@ -51,7 +51,7 @@ final class GlobTool extends BasicTool {
     private static ToolResult glob(SearchRoot root, String pattern, long limit, ToolContext ctx) {
         Ripgrep.Output out;
         try {
-            List<String> argv = Ripgrep.baseArgs();
+            List<String> argv = Ripgrep.baseArgs(ctx);
             argv.add("--files");
             argv.add("--glob=" + pattern);
             Ripgrep.addExcludes(argv);

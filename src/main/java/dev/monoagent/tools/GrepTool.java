@@ -57,7 +57,7 @@ final class GrepTool extends BasicTool {
         }
         List<String> argv;
         try {
-            argv = Ripgrep.baseArgs();
+            argv = Ripgrep.baseArgs(ctx);
         } catch (Ripgrep.Missing e) {
             return new ToolResult.Failed(ToolResult.FAILED, "Error: " + e.getMessage());
         }

@@ -76,28 +76,14 @@ final class NodeReplSession implements AutoCloseable {
         }
     }
 
-    /** The absolute path of the {@code node} binary (the same path is visible inside the sandbox). */
-    static String nodeBinary() {
-        for (String dir : List.of("/usr/bin", "/usr/local/bin", "/opt/homebrew/bin")) {
-            Path p = Path.of(dir, "node");
-            if (Files.isExecutable(p)) {
-                return p.toString();
-            }
-        }
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String dir : path.split(java.io.File.pathSeparator)) {
-                if (!dir.isEmpty() && Path.of(dir).isAbsolute() && Files.isExecutable(Path.of(dir, "node"))) {
-                    return Path.of(dir, "node").toString();
-                }
-            }
-        }
-        return "node";
-    }
-
     /** Starts the server through the sandbox port and waits for its ready frame. */
     static Start start(ToolContext ctx, Duration readyTimeout) {
-        CommandSpec spec = new CommandSpec(List.of(nodeBinary(), "--no-warnings", "-e", script()), ctx.workspace(),
+        Path node = ctx.binaries().node();
+        if (node == null) {
+            return new Start.Failed(new ToolResult.Failed(ToolResult.FAILED, "Error: Node.js (node) is not installed "
+                    + "(or only in an untrusted PATH entry); NodeRepl needs it."));
+        }
+        CommandSpec spec = new CommandSpec(List.of(node.toString(), "--no-warnings", "-e", script()), ctx.workspace(),
                 PROCESS_LIFETIME, null, Map.of("NODE_OPTIONS", "", "NODE_NO_WARNINGS", "1"), ctx.runId(),
                 ctx.callId(), ToolNames.NODE_REPL, CommandSpec.DEFAULT_MAX_OUTPUT);
         return switch (ctx.sandbox().start(spec)) {

@@ -5,7 +5,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,37 +35,19 @@ final class Ripgrep {
         }
     }
 
-    private static volatile String binary;
-
-    static String binary() throws Missing {
-        String b = binary;
-        if (b != null) {
-            return b;
+    /** The trusted host rg ({@link dev.monoagent.sandbox.ToolBinaries}); never a PATH lookup of our own. */
+    static String binary(ToolContext ctx) throws Missing {
+        Path rg = ctx.binaries().rg();
+        if (rg == null) {
+            throw new Missing("ripgrep (rg) is not installed (or only in an untrusted PATH entry); Glob and Grep need it.");
         }
-        for (String dir : List.of("/usr/bin", "/usr/local/bin", "/bin", "/opt/homebrew/bin")) {
-            Path p = Path.of(dir, "rg");
-            if (Files.isExecutable(p)) {
-                binary = p.toString();
-                return binary;
-            }
-        }
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String dir : path.split(File.pathSeparator)) {
-                Path p = Path.of(dir, "rg");
-                if (!dir.isEmpty() && Path.of(dir).isAbsolute() && Files.isExecutable(p)) {
-                    binary = p.toString();
-                    return binary;
-                }
-            }
-        }
-        throw new Missing("ripgrep (rg) is not installed; Glob and Grep need it.");
+        return rg.toString();
     }
 
     /** The flags every call shares: no user config, .gitignore honoured even outside git, hidden files but no .git. */
-    static List<String> baseArgs() throws Missing {
+    static List<String> baseArgs(ToolContext ctx) throws Missing {
         List<String> a = new ArrayList<>();
-        a.add(binary());
+        a.add(binary(ctx));
         a.add("--no-config");
         a.add("--no-require-git");
         a.add("--hidden");

@@ -4,6 +4,7 @@ import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.Violation;
 import dev.monoagent.sandbox.Policy;
+import dev.monoagent.sandbox.ToolBinaries;
 import java.nio.file.Path;
 import java.time.Instant;
 
@@ -21,13 +22,15 @@ import java.time.Instant;
  * @param events       where violations go
  * @param artifactsDir {@code <ws>/.mono-agent/artifacts}
  * @param scope        resources owned by the run
+ * @param binaries     the trusted host {@code rg} and {@code node} ({@link ToolBinaries})
  */
 public record ToolContext(String runId, String callId, String tool, Path workspace, Policy policy, SandboxPort sandbox,
-                          EventSink events, Path artifactsDir, RunScope scope) {
+                          EventSink events, Path artifactsDir, RunScope scope, ToolBinaries binaries) {
 
     public ToolContext {
         sandbox = sandbox == null ? SandboxPort.UNAVAILABLE : sandbox;
         events = events == null ? EventSink.NONE : events;
+        binaries = binaries == null ? new ToolBinaries(null, null) : binaries;
     }
 
     /** Reports an OBSERVED violation by this call (a refusal the tools themselves enforced). */

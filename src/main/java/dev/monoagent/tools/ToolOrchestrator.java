@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
+import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Policy;
+import dev.monoagent.sandbox.ToolBinaries;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
@@ -24,9 +26,17 @@ public final class ToolOrchestrator {
     private final SandboxPort sandbox;
     private final EventSink events;
     private final Path artifactsDir;
+    private final ToolBinaries binaries;
 
+    /** With the host binaries found on this process's PATH ({@link ToolBinaries#find}). */
     public ToolOrchestrator(ToolRegistry registry, Path workspace, Policy policy, SandboxPort sandbox,
                             EventSink events, Path artifactsDir) {
+        this(registry, workspace, policy, sandbox, events, artifactsDir, ToolBinaries.find(HostEnv.detect(), policy));
+    }
+
+    public ToolOrchestrator(ToolRegistry registry, Path workspace, Policy policy, SandboxPort sandbox,
+                            EventSink events, Path artifactsDir, ToolBinaries binaries) {
+        this.binaries = binaries;
         this.registry = registry;
         this.workspace = workspace;
         this.policy = policy;
@@ -51,7 +61,7 @@ public final class ToolOrchestrator {
             result = new ToolResult.Failed(ToolResult.TOOL_NOT_ALLOWED, registry.refusal(toolName));
         } else {
             ToolContext ctx = new ToolContext(runId, callId, tool.get().name(), workspace, policy, sandbox, events,
-                    artifactsDir, scope);
+                    artifactsDir, scope, binaries);
             result = run(tool.get(), argsJson, ctx);
         }
         result = bound(result, runId, callId);
@@ -84,7 +94,7 @@ public final class ToolOrchestrator {
 
     private ToolResult bound(ToolResult r, String runId, String callId) {
         Path spill = artifactsDir == null ? null
-                : new ToolContext(runId, callId, null, workspace, policy, sandbox, events, artifactsDir, null)
+                : new ToolContext(runId, callId, null, workspace, policy, sandbox, events, artifactsDir, null, binaries)
                         .spillFile();
         return switch (r) {
             case ToolResult.Ok ok -> new ToolResult.Ok(OutputBound.bytes(ok.text(), OutputBound.MAX_RESULT_BYTES,

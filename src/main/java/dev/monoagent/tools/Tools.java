@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Policy;
+import dev.monoagent.sandbox.ToolBinaries;
 import dev.monoagent.sandbox.Sandbox;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,12 +65,18 @@ public final class Tools implements AutoCloseable {
      * Read/Write/Edit/Glob/Grep keep working.
      */
     public static Tools open(LoadedConfig cfg, Sandbox sandbox, EventSink sink) throws ConfigException {
-        return open(cfg, sandbox.policy(), SandboxPort.of(sandbox), sink, List.of());
+        return open(cfg, sandbox.policy(), SandboxPort.of(sandbox), sink, List.of(), sandbox.binaries());
     }
 
     /** As {@link #open(LoadedConfig, Policy, SandboxPort, EventSink)}, plus tools from other packages (memory). */
     public static Tools open(LoadedConfig cfg, Policy policy, SandboxPort sandbox, EventSink sink, List<Tool> extra)
             throws ConfigException {
+        return open(cfg, policy, sandbox, sink, extra, ToolBinaries.find(HostEnv.detect(), policy));
+    }
+
+    /** As above, with the host {@code rg}/{@code node} already found (the sandbox facade's, or a test's). */
+    public static Tools open(LoadedConfig cfg, Policy policy, SandboxPort sandbox, EventSink sink, List<Tool> extra,
+                             ToolBinaries binaries) throws ConfigException {
         ToolPolicy tp = switch (ToolPolicy.of(cfg.config().tools())) {
             case ToolPolicy.Result.Valid v -> v.policy();
             case ToolPolicy.Result.Invalid inv -> throw new ConfigException(
@@ -79,7 +87,7 @@ public final class Tools implements AutoCloseable {
         Path ws = PathGuard.realOrSelf(policy.workspace());
         ToolRegistry registry = new ToolRegistry(tp, all);
         return new Tools(new ToolOrchestrator(registry, ws, policy, sandbox, sink,
-                ws.resolve(".mono-agent").resolve("artifacts")));
+                ws.resolve(".mono-agent").resolve("artifacts"), binaries));
     }
 
     /**

@@ -34,7 +34,7 @@ class HeadlessFrontendTest {
             assertEquals("headless", st.frontend());
             assertEquals(ProcessHandle.current().pid(), st.pid());
             // the engine decides native or blocked; a fail-closed policy never reports a host fallback
-            assertTrue(List.of("native", "blocked").contains(st.sandbox().effective()), st.sandbox().toString());
+            assertTrue(List.of("native", "blocked").contains(st.sandbox().effective().wire()), st.sandbox().toString());
             assertEquals("fallback: fail-closed", st.sandbox().lines().get(2));
             assertEquals("fallback active: no", st.sandbox().lines().get(3));
 

@@ -31,7 +31,7 @@ class InstanceTest {
     }
 
     private InstanceHandler handler() {
-        SandboxSummary sb = new SandboxSummary("native", "srt (present)", "fail-closed", false, null, null);
+        SandboxSummary sb = new SandboxSummary(dev.monoagent.common.Effective.NATIVE, "srt (present)", "fail-closed", false, null, null);
         return new InstanceHandler() {
             @Override public InstanceStatus status() {
                 return new InstanceStatus(ws.toString(), ws.resolve("mono-agent.config.json").toString(), 42,

@@ -305,7 +305,7 @@ class EscapeSuiteTest {
                     .withTimeout(Duration.ofSeconds(20));
             ExecOutcome o = (at.inRepo() ? repoSb : sb).exec(spec);
             ExecOutcome.Completed c = assertInstanceOf(ExecOutcome.Completed.class, o, o.toString());
-            assertEquals("native", c.mode());
+            assertEquals("native", c.mode().wire());
             at.check().verify(c, callId);
         }));
     }

@@ -56,7 +56,7 @@ class FailClosedMatrixTest {
         assertInstanceOf(ExecOutcome.PrepareFailed.class, sb.start(CommandSpec.bash("touch " + marker, ws)));
         assertFalse(Files.exists(marker), "nothing may run on the host");
         SandboxStatus s = sb.status();
-        assertEquals("blocked", s.effective());
+        assertEquals("blocked", s.effective().wire());
         assertEquals("unavailable", s.state());
         assertFalse(s.fallbackActive());
         assertTrue(s.reason().startsWith("sandbox_unavailable: "), s.reason());

@@ -33,11 +33,11 @@ class SandboxModesTest {
         try (Sandbox sb = Sandbox.open(TestEngine.config(ws, sandbox(SandboxMode.OFF, Fallback.FAIL_CLOSED, false)),
                 e -> { }, TestEngine.env())) {
             SandboxStatus s = sb.status();
-            assertEquals("off", s.effective());
+            assertEquals("off", s.effective().wire());
             assertTrue(s.lines().contains(SandboxStatus.OFF_DETAIL));
             ExecOutcome.Completed c = assertInstanceOf(ExecOutcome.Completed.class,
                     sb.exec(CommandSpec.bash("readlink /proc/self/ns/net; echo x > .env.off", ws)));
-            assertEquals("off", c.mode());
+            assertEquals("off", c.mode().wire());
             assertEquals(Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString(), c.stdout().trim());
             assertTrue(Files.exists(ws.resolve(".env.off")), "unwrapped: the host file is written");
         }
@@ -50,19 +50,19 @@ class SandboxModesTest {
         try (Sandbox sb = Sandbox.open(TestEngine.config(ws, sandbox(SandboxMode.NATIVE, Fallback.UNSAFE_HOST_PROCESS,
                 true)), e -> { }, noEngine)) {
             SandboxStatus s = sb.status();
-            assertEquals("unsafe-host-process", s.effective());
+            assertEquals("unsafe-host-process", s.effective().wire());
             assertTrue(s.fallbackActive());
             assertTrue(s.lines().contains("WARNING: Unsafe sandbox fallback is active: all sandbox roots/denyWrite "
                     + "entries are inert; commands run unsandboxed."));
             assertTrue(s.lines().contains("fallback active: yes"));
             ExecOutcome.Completed c = assertInstanceOf(ExecOutcome.Completed.class,
                     sb.exec(CommandSpec.bash("echo ran", ws)));
-            assertEquals("unsafe-host-process", c.mode());
+            assertEquals("unsafe-host-process", c.mode().wire());
         }
         // the fallback switch alone is not enough (the config loader rejects it; the policy must not honour it either)
         try (Sandbox sb = Sandbox.open(TestEngine.config(ws, sandbox(SandboxMode.NATIVE, Fallback.UNSAFE_HOST_PROCESS,
                 false)), e -> { }, noEngine)) {
-            assertEquals("blocked", sb.status().effective());
+            assertEquals("blocked", sb.status().effective().wire());
             assertInstanceOf(ExecOutcome.PrepareFailed.class, sb.exec(CommandSpec.bash("echo ran", ws)));
         }
     }
@@ -71,13 +71,13 @@ class SandboxModesTest {
     void cheapStatusReportsWithoutStartingAnything() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         SandboxStatus s = Sandbox.quickStatus(TestEngine.config(ws, NetworkMode.NONE, List.of()), TestEngine.env());
-        assertEquals("managed", s.source());
-        assertEquals("srt (present)", s.engine());
-        assertEquals("fail-closed", s.fallback());
+        assertEquals("managed", s.engine().source().wire());
+        assertEquals("srt (present)", s.engine().line());
+        assertEquals("fail-closed", s.fallback().wire());
         SandboxStatus absent = Sandbox.quickStatus(TestEngine.config(ws, NetworkMode.NONE, List.of()),
                 TestEngine.env().withCacheRoot(tmp.resolve("none")).withPath("/usr/bin:/bin"));
-        assertEquals("srt (absent)", absent.engine());
-        assertEquals("blocked", absent.effective());
+        assertEquals("srt (absent)", absent.engine().line());
+        assertEquals("blocked", absent.effective().wire());
         assertTrue(absent.reason().startsWith("sandbox_unavailable: "), absent.reason());
     }
 

@@ -22,19 +22,19 @@ class SandboxSmokeTest {
         try (Sandbox sb = Sandbox.open(TestEngine.config(ws, NetworkMode.LOCALHOST, List.of()), ev, TestEngine.env())) {
             SandboxStatus s = sb.status();
             assertEquals("ready", s.state(), s.reason());
-            assertEquals("native", s.effective());
-            assertEquals("srt (present)", s.engine());
+            assertEquals("native", s.effective().wire());
+            assertEquals("srt (present)", s.engine().line());
             assertTrue(s.lines().contains("Managed SRT 0.0.78 is integrity-verified."));
             assertTrue(s.probes().size() >= 16 && s.probes().stream().allMatch(ProbeResult::passed), s.probes()::toString);
             assertTrue(ev.all.stream().anyMatch(e -> e instanceof Event.SandboxStateChanged c
-                    && c.effective().equals("native")));
+                    && c.effective() == dev.monoagent.common.Effective.NATIVE));
             ExecOutcome.Completed c = assertInstanceOf(ExecOutcome.Completed.class,
                     sb.exec(CommandSpec.bash("echo hello; echo err >&2; exit 3", ws)));
             assertEquals(3, c.exitCode());
             assertEquals(0, c.signal());
             assertEquals("hello\n", c.stdout());
             assertEquals("err\n", c.stderr());
-            assertEquals("native", c.mode());
+            assertEquals("native", c.mode().wire());
         }
     }
 }

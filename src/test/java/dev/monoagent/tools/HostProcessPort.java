@@ -37,7 +37,7 @@ final class HostProcessPort implements SandboxPort {
                 p.waitFor();
             }
             return new ExecOutcome.Completed(done ? p.exitValue() : 137, done ? 0 : 9, out.join(), err.join(), false,
-                    !done, List.of(), (System.nanoTime() - t0) / 1_000_000, "off");
+                    !done, List.of(), (System.nanoTime() - t0) / 1_000_000, dev.monoagent.common.Effective.OFF);
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
         }

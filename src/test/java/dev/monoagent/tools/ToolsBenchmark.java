@@ -68,7 +68,7 @@ class ToolsBenchmark {
         } finally {
             scope.close();
         }
-        String node = NodeReplSession.nodeBinary();
+        String node = dev.monoagent.sandbox.ToolBinaries.find(dev.monoagent.sandbox.HostEnv.detect(), Fixture.policy(ws)).node().toString();
         long[] cold = new long[20];
         for (int i = 0; i < cold.length; i++) {
             long t0 = System.nanoTime();
@@ -148,7 +148,7 @@ class ToolsBenchmark {
         String expectedHead = "Found " + (files / 997 + 1) + " files";
         long[] tool = new long[7];
         long[] rg = new long[7];
-        String rgBin = Ripgrep.binary();
+        String rgBin = dev.monoagent.sandbox.ToolBinaries.find(dev.monoagent.sandbox.HostEnv.detect(), fx.policy).rg().toString();
         for (int warm = 0; warm < 2; warm++) {
             fx.call("Grep", args);
             runRg(rgBin, ws);

@@ -46,7 +46,7 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
     /** Makes the engine (un)available, as if it were removed or corrupted; emits a state change. */
     public void setAvailable(boolean ok) {
         available = ok;
-        Event e = new Event.SandboxStateChanged(Instant.now(), ok ? "native" : "blocked",
+        Event e = new Event.SandboxStateChanged(Instant.now(), ok ? dev.monoagent.common.Effective.NATIVE : dev.monoagent.common.Effective.BLOCKED,
                 ok ? null : "sandbox_unavailable: srt engine missing");
         sinks.forEach(s -> s.accept(e));
     }
@@ -58,7 +58,7 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
 
     @Override
     public SandboxSnapshot snapshot() {
-        SandboxSnapshot base = PolicyFactory.unproven(policy, available ? "native" : "blocked",
+        SandboxSnapshot base = PolicyFactory.unproven(policy, available ? dev.monoagent.common.Effective.NATIVE : dev.monoagent.common.Effective.BLOCKED,
                 available ? null : "sandbox_unavailable: srt engine missing", available ? "present" : "absent");
         return new SandboxSnapshot(base.effective(), base.reason(), base.engine(), "managed", "0.0.26",
                 "sha256:4f2a…9c1e", "integrity-verified", "~/.cache/mono-agent/tools/srt/0.0.26",
@@ -112,7 +112,7 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
             Violation v = new Violation(Instant.now(), Violation.Tier.OBSERVED, Violation.Kind.WRITE, runId, callId,
                     "Bash", command, target, "write to protected path denied (EROFS)");
             return new ExecOutcome.Completed(1, 0, "", "bash: " + target + ": Read-only file system\n", false,
-                    false, List.of(v), 4, "native");
+                    false, List.of(v), 4, dev.monoagent.common.Effective.NATIVE);
         }
         if (command.startsWith("seq ")) {
             int n = Integer.parseInt(command.substring(4).trim());
@@ -125,14 +125,14 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
                 }
             }
             onOutput.accept(sb.toString());
-            return new ExecOutcome.Completed(0, 0, "", "", false, false, List.of(), 5, "native");
+            return new ExecOutcome.Completed(0, 0, "", "", false, false, List.of(), 5, dev.monoagent.common.Effective.NATIVE);
         }
         if (command.startsWith("echo ")) {
             return new ExecOutcome.Completed(0, 0, command.substring(5) + "\n", "", false, false, List.of(), 2,
-                    "native");
+                    dev.monoagent.common.Effective.NATIVE);
         }
         return new ExecOutcome.Completed(127, 0, "", "bash: " + command.split(" ")[0] + ": command not found\n",
-                false, false, List.of(), 2, "native");
+                false, false, List.of(), 2, dev.monoagent.common.Effective.NATIVE);
     }
 
     @Override

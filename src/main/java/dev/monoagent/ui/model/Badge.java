@@ -1,5 +1,6 @@
 package dev.monoagent.ui.model;
 
+import dev.monoagent.common.Effective;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -17,14 +18,14 @@ public record Badge(Level level, String text) {
     public enum Level { ENFORCING, UNVERIFIED, BLOCKED, UNSAFE, OFF }
 
     /** The badge for an effective state, its reason, and the last passing check. */
-    public static Badge of(String effective, String reason, Instant verified) {
+    public static Badge of(Effective effective, String reason, Instant verified) {
         return switch (effective) {
-            case "native" -> verified == null
+            case NATIVE -> verified == null
                     ? new Badge(Level.UNVERIFIED, "Sandbox: NOT YET VERIFIED — run Check")
                     : new Badge(Level.ENFORCING, "Sandbox: ENFORCING (verified " + HHMM.format(verified) + ")");
-            case "unsafe-host-process" -> new Badge(Level.UNSAFE, "UNSAFE HOST FALLBACK");
-            case "off" -> new Badge(Level.OFF, "Sandbox: OFF");
-            default -> new Badge(Level.BLOCKED, "BLOCKED — " + (reason == null ? "sandbox not proven" : reason));
+            case UNSAFE_HOST_PROCESS -> new Badge(Level.UNSAFE, "UNSAFE HOST FALLBACK");
+            case OFF -> new Badge(Level.OFF, "Sandbox: OFF");
+            case BLOCKED -> new Badge(Level.BLOCKED, "BLOCKED — " + (reason == null ? "sandbox not proven" : reason));
         };
     }
 }

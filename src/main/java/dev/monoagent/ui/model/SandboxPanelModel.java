@@ -1,5 +1,6 @@
 package dev.monoagent.ui.model;
 
+import dev.monoagent.common.Effective;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.ProbeResult;
@@ -102,7 +103,7 @@ public final class SandboxPanelModel {
             apply(base.afterCheck(r));
         } else {
             lastVerified.set(r.passed() ? r.at() : null);
-            badge.set(Badge.of(r.passed() ? "native" : "blocked", r.firstFailure(), lastVerified.get()));
+            badge.set(Badge.of(r.passed() ? Effective.NATIVE : Effective.BLOCKED, r.firstFailure(), lastVerified.get()));
         }
         events.accept(new Event.SelfCheckFinished(r.at(), r.passed(), r.results()));
     }
@@ -113,7 +114,7 @@ public final class SandboxPanelModel {
             SandboxSnapshot c = snapshot.get();
             apply(new SandboxSnapshot(s.effective(), s.reason(), c.engine(), c.source(), c.version(), c.digest(), c.integrity(), c.installRoot(),
                     c.readableRoots(), c.writableRoots(), c.protectedPaths(), c.network(), c.grants(), c.fallback(),
-                    "unsafe-host-process".equals(s.effective()), "native".equals(s.effective())
+                    s.effective() == Effective.UNSAFE_HOST_PROCESS, s.effective() == Effective.NATIVE
                     ? c.lastVerified() : null));
         }
     }
@@ -125,7 +126,7 @@ public final class SandboxPanelModel {
     }
 
     private SandboxSnapshot stateWithError(Throwable e) {
-        return dev.monoagent.ui.port.PolicyFactory.unproven(port.policy(), "blocked",
+        return dev.monoagent.ui.port.PolicyFactory.unproven(port.policy(), Effective.BLOCKED,
                 "status failed: " + e.getMessage(), "unknown");
     }
 

@@ -68,7 +68,7 @@ public final class TranscriptModel {
                 }
             }
             case Event.SandboxStateChanged s -> {
-                String line = "Sandbox is now " + s.effective() + (s.reason() == null ? "" : " — " + s.reason());
+                String line = "Sandbox is now " + s.effective().wire() + (s.reason() == null ? "" : " — " + s.reason());
                 if (!line.equals(lastState)) {
                     lastState = line;
                     system(s, line);

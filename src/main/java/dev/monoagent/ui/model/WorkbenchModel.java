@@ -113,7 +113,7 @@ public final class WorkbenchModel {
     public SandboxSummary sandboxSummary() {
         SandboxSnapshot s = lastSnapshot.get();
         if (s == null) {
-            return new SandboxSummary("blocked", "srt (unknown)", sandboxPort.policy().fallback().wire(), false,
+            return new SandboxSummary(dev.monoagent.common.Effective.BLOCKED, "srt (unknown)", sandboxPort.policy().fallback().wire(), false,
                     "sandbox state not read yet", null);
         }
         return new SandboxSummary(s.effective(), "srt (" + s.engine() + ")", s.fallback(), s.fallbackActive(),

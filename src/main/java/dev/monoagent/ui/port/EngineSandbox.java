@@ -84,22 +84,12 @@ public final class EngineSandbox implements SandboxPort, AutoCloseable {
 
     /** Maps the engine's status record to the panel's snapshot. */
     static SandboxSnapshot toSnapshot(SandboxStatus st, Policy policy) {
-        SandboxSnapshot base = PolicyFactory.unproven(policy, st.effective(), st.reason(), engineWord(st.engine()));
-        String integrity = "ready".equals(st.state()) && "managed".equals(st.source())
-                ? "Managed SRT " + st.version() + " is integrity-verified."
-                : "ready".equals(st.state()) ? "pinned and functionally proven" : "not proven";
-        return new SandboxSnapshot(st.effective(), st.reason(), engineWord(st.engine()), st.source(), st.version(),
-                st.digest(), integrity, st.installRoot() == null ? null : st.installRoot().toString(),
+        SandboxSnapshot base = PolicyFactory.unproven(policy, st.effective(), st.reason(), st.engine().word());
+        return new SandboxSnapshot(st.effective(), st.reason(), st.engine().word(), st.engine().source().wire(),
+                st.engine().version(), st.engine().digest(), st.integrity(),
+                st.engine().installRoot() == null ? null : st.engine().installRoot().toString(),
                 base.readableRoots(), base.writableRoots(), base.protectedPaths(), base.network(), base.grants(),
-                st.fallback(), st.fallbackActive(), st.lastVerified());
-    }
-
-    /** {@code srt (present)} → {@code present}. */
-    static String engineWord(String engineLine) {
-        if (engineLine != null && engineLine.startsWith("srt (") && engineLine.endsWith(")")) {
-            return engineLine.substring(5, engineLine.length() - 1);
-        }
-        return engineLine;
+                st.fallback().wire(), st.fallbackActive(), st.lastVerified());
     }
 
     @Override
@@ -120,7 +110,7 @@ public final class EngineSandbox implements SandboxPort, AutoCloseable {
         try {
             SandboxStatus st = engine().setup(onStep);
             List<ProbeResult> results = st.probes();
-            return new CheckReport("ready".equals(st.state()) && !results.isEmpty()
+            return new CheckReport(st.ready() && !results.isEmpty()
                     && results.stream().allMatch(ProbeResult::passed), results, Instant.now());
         } finally {
             activeProbe = null;

@@ -1,40 +1,35 @@
 package dev.monoagent.ui.port;
 
+import dev.monoagent.common.Effective;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
+import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Policy;
+import dev.monoagent.sandbox.Sandbox;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Builds the {@link Policy} the workbench shows and badges with, from a loaded config. Mirrors the engine's
- * protected literals (state dir, {@code .git/config}, {@code .git/hooks}) so a badge is never missing where the
- * engine protects; when the engine facade is wired in, its own compiled policy is used instead.
+ * The {@link Policy} the workbench shows and badges with: the engine's own compiler's result
+ * ({@link Sandbox#compilePolicy}) for a loaded config, so a badge is never missing where the engine protects (hooks
+ * path, engine cache, git control entries); and the snapshot a policy implies before anything was proven.
  */
 public final class PolicyFactory {
     private PolicyFactory() {}
 
     public static Policy fromConfig(LoadedConfig lc) {
-        MonoConfig.Sandbox s = lc.config().sandbox();
-        Path ws = lc.workspace().toAbsolutePath().normalize();
-        Path home = Path.of(System.getProperty("user.home"));
-        return new Policy(ws, s.mode(), s.fallback(), s.unsafeFallbackAllowed(), lc.readableRoots(),
-                lc.writableRoots(), s.denyWrite(),
-                List.of(ws.resolve(".mono-agent"), ws.resolve(".git/config"), ws.resolve(".git/hooks")),
-                List.of(home.resolve(".ssh")), s.network().mode(), s.network().allowlist());
+        return Sandbox.compilePolicy(lc, HostEnv.detect());
     }
 
-    /** The default policy for a bare workspace (no config file). */
+    /** The default policy for a bare workspace (no config file), from the same compiler. */
     public static Policy defaults(Path workspace) {
         Path ws = workspace.toAbsolutePath().normalize();
-        MonoConfig.Sandbox s = MonoConfig.Sandbox.DEFAULTS;
-        return new Policy(ws, s.mode(), s.fallback(), false, List.of(ws), List.of(ws), s.denyWrite(),
-                List.of(ws.resolve(".mono-agent"), ws.resolve(".git/config"), ws.resolve(".git/hooks")),
-                List.of(Path.of(System.getProperty("user.home")).resolve(".ssh")), s.network().mode(), List.of());
+        return fromConfig(new LoadedConfig(ws.resolve("mono-agent.config.json"), false, ws, MonoConfig.DEFAULTS,
+                java.util.Map.of(), List.of(), java.util.Map.of()));
     }
 
     /** The snapshot a policy implies before anything was proven. */
-    public static SandboxSnapshot unproven(Policy p, String effective, String reason, String engine) {
+    public static SandboxSnapshot unproven(Policy p, Effective effective, String reason, String engine) {
         List<String> prot = new java.util.ArrayList<>();
         for (Path lit : p.protectedLiterals()) {
             prot.add(lit.toString());
@@ -51,6 +46,6 @@ public final class PolicyFactory {
         return new SandboxSnapshot(effective, reason, engine, "none", null, null, null, null,
                 p.readableRoots().stream().map(Path::toString).toList(),
                 p.writableRoots().stream().map(Path::toString).toList(), prot, p.network().wire(), grants,
-                p.fallback().wire(), "unsafe-host-process".equals(effective), null);
+                p.fallback().wire(), effective == Effective.UNSAFE_HOST_PROCESS, null);
     }
 }

@@ -1,12 +1,13 @@
 package dev.monoagent.ui.port;
 
+import dev.monoagent.common.Effective;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * The sandbox panel's facts at one moment.
  *
- * @param effective     off | native | blocked | unsafe-host-process
+ * @param effective     how commands run now
  * @param reason        why, when not native (null when native)
  * @param engine        present | absent | corrupt | unsupported (the {@code srt (...)} word)
  * @param source        managed | external | none
@@ -23,7 +24,7 @@ import java.util.List;
  * @param fallbackActive whether commands run on the host right now
  * @param lastVerified  when the last check passed, or null
  */
-public record SandboxSnapshot(String effective, String reason, String engine, String source, String version,
+public record SandboxSnapshot(Effective effective, String reason, String engine, String source, String version,
                               String digest, String integrity, String installRoot, List<String> readableRoots,
                               List<String> writableRoots, List<String> protectedPaths, String network,
                               List<String> grants, String fallback, boolean fallbackActive, Instant lastVerified) {
@@ -37,10 +38,10 @@ public record SandboxSnapshot(String effective, String reason, String engine, St
     /** The same facts after a check: proven (native) or not (blocked with the failing probe as reason). */
     public SandboxSnapshot afterCheck(CheckReport r) {
         if (r.passed()) {
-            return new SandboxSnapshot("native", null, "present", source, version, digest, integrity, installRoot,
+            return new SandboxSnapshot(Effective.NATIVE, null, "present", source, version, digest, integrity, installRoot,
                     readableRoots, writableRoots, protectedPaths, network, grants, fallback, false, r.at());
         }
-        return new SandboxSnapshot(fallbackActive ? effective : "blocked", r.firstFailure(), engine, source, version,
+        return new SandboxSnapshot(fallbackActive ? effective : Effective.BLOCKED, r.firstFailure(), engine, source, version,
                 digest, integrity, installRoot, readableRoots, writableRoots, protectedPaths, network, grants,
                 fallback, fallbackActive, lastVerified);
     }

@@ -29,7 +29,8 @@ public final class UnavailableSandbox implements SandboxPort {
 
     @Override
     public SandboxSnapshot snapshot() {
-        String effective = policy.mode() == dev.monoagent.config.Enums.SandboxMode.OFF ? "off" : "blocked";
+        dev.monoagent.common.Effective effective = policy.mode() == dev.monoagent.config.Enums.SandboxMode.OFF
+                ? dev.monoagent.common.Effective.OFF : dev.monoagent.common.Effective.BLOCKED;
         return PolicyFactory.unproven(policy, effective, "sandbox_unavailable: " + reason, "absent");
     }
 

@@ -113,9 +113,9 @@ public final class SandboxPanelView extends VBox {
     }
 
     private void show(SandboxSnapshot s) {
-        effective.setText("effective: " + s.effective() + (s.reason() == null ? "" : "\n" + s.reason()));
+        effective.setText("effective: " + s.effective().wire() + (s.reason() == null ? "" : "\n" + s.reason()));
         effective.getStyleClass().removeIf(c -> c.startsWith("effective-"));
-        effective.getStyleClass().add("effective-" + s.effective());
+        effective.getStyleClass().add("effective-" + s.effective().wire());
         effective.setWrapText(true);
         engine.getChildren().clear();
         int row = 0;

@@ -21,7 +21,7 @@ class BadgeTest {
         "off|                         |false|OFF       |Sandbox: OFF"})
     void wordsFollowTheEffectiveState(String effective, String reason, boolean verified, Badge.Level level,
                                       String text) {
-        Badge b = Badge.of(effective, reason, verified ? T : null);
+        Badge b = Badge.of(dev.monoagent.common.Effective.fromWire(effective), reason, verified ? T : null);
         String hhmm = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault()).format(T);
         assertEquals(new Badge(level, text.formatted(hhmm)), b);
     }

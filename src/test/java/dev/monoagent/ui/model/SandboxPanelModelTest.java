@@ -26,7 +26,7 @@ class SandboxPanelModelTest {
         SandboxPanelModel m = new SandboxPanelModel(new FakeSandbox(ws), new DirectTaskExecutor(), events::add);
         m.refresh();
         assertEquals(Badge.Level.UNVERIFIED, m.badgeProperty().get().level());
-        assertEquals("native", m.snapshotProperty().get().effective());
+        assertEquals("native", m.snapshotProperty().get().effective().wire());
     }
 
     @Test
@@ -62,7 +62,7 @@ class SandboxPanelModelTest {
         SandboxPanelModel m = new SandboxPanelModel(fake, new DirectTaskExecutor(), events::add);
         m.refresh();
         m.check();
-        m.onEvent(new Event.SandboxStateChanged(java.time.Instant.now(), "blocked", "sandbox_unavailable: gone"));
+        m.onEvent(new Event.SandboxStateChanged(java.time.Instant.now(), dev.monoagent.common.Effective.BLOCKED, "sandbox_unavailable: gone"));
         assertEquals(new Badge(Badge.Level.BLOCKED, "BLOCKED — sandbox_unavailable: gone"), m.badgeProperty().get());
         assertEquals(null, m.lastVerifiedProperty().get());
     }
@@ -73,7 +73,7 @@ class SandboxPanelModelTest {
                 new UnavailableSandbox(PolicyFactory.defaults(ws), "not installed"), new DirectTaskExecutor(),
                 events::add);
         m.refresh();
-        assertEquals("blocked", m.snapshotProperty().get().effective());
+        assertEquals("blocked", m.snapshotProperty().get().effective().wire());
         assertEquals("fail-closed", m.snapshotProperty().get().fallback());
         assertEquals(Badge.Level.BLOCKED, m.badgeProperty().get().level());
     }

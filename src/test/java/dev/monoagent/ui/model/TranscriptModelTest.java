@@ -50,9 +50,9 @@ class TranscriptModelTest {
 
     @Test
     void repeatedSandboxStateIsShownOnce() {
-        m.onEvent(new Event.SandboxStateChanged(t, "native", null));
-        m.onEvent(new Event.SandboxStateChanged(t, "native", null));
-        m.onEvent(new Event.SandboxStateChanged(t, "blocked", "gone"));
+        m.onEvent(new Event.SandboxStateChanged(t, dev.monoagent.common.Effective.NATIVE, null));
+        m.onEvent(new Event.SandboxStateChanged(t, dev.monoagent.common.Effective.NATIVE, null));
+        m.onEvent(new Event.SandboxStateChanged(t, dev.monoagent.common.Effective.BLOCKED, "gone"));
         assertEquals(2, m.entries().size());
     }
 

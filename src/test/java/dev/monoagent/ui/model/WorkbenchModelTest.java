@@ -90,7 +90,7 @@ class WorkbenchModelTest {
         var last = m.commandConsole().lines().get(m.commandConsole().lines().size() - 1);
         assertEquals(ConsoleLine.Kind.ERROR, last.kind());
         assertEquals("sandbox_prepare_failed: " + ExecOutcome.FAIL_CLOSED_TEXT, last.text());
-        assertEquals("blocked", m.sandboxSummary().effective());
+        assertEquals("blocked", m.sandboxSummary().effective().wire());
     }
 
     @Test

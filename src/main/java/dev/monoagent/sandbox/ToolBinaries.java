@@ -1,0 +1,22 @@
+package dev.monoagent.sandbox;
+
+import java.nio.file.Path;
+
+/**
+ * The host programs the tools package starts itself: {@code rg} for Glob/Grep (on the host, read-only) and
+ * {@code node} for NodeRepl (inside the sandbox, or on the host in mode off). Found by the same rule as the engine's
+ * own tools ({@link HostTools#trusted}): never from a relative PATH entry or one the agent can write to (the
+ * workspace, writable roots, our cache and temp dirs), and only a real, safely owned executable. An {@code rg}
+ * planted in {@code <ws>/bin} on the user's PATH would otherwise run unsandboxed on the host.
+ *
+ * @param rg   ripgrep, or null when no trusted one is installed
+ * @param node Node.js, or null when no trusted one is installed
+ */
+public record ToolBinaries(Path rg, Path node) {
+
+    /** The binaries for {@code policy}'s workspace, searched on {@code env}'s PATH. */
+    public static ToolBinaries find(HostEnv env, Policy policy) {
+        return new ToolBinaries(HostTools.trusted(env, policy.agentWritable(), "rg"),
+                HostTools.trusted(env, policy.agentWritable(), "node"));
+    }
+}
