@@ -215,6 +215,8 @@ public final class Doctor {
         }
         List<String> lines = new ArrayList<>();
         lines.add("mode: native, network: " + sb.network().mode().wire() + ", fallback: " + sb.fallback().wire());
+        lines.addAll(dev.monoagent.sandbox.ReadScope.describe(lc.readableRoots(), lc.writableRoots(),
+                Path.of(System.getProperty("user.home"))));
         if (sb.unsafeFallbackAllowed()) {
             lines.add(SandboxStatus.UNSAFE_WARNING);
         }

@@ -79,14 +79,17 @@ public final class ConfigLoader {
         }
 
         Map<String, String> dotenv = Map.of();
+        Path envFile = null;
         if (o.envFile() != null) {
-            Path f = o.cwd().resolve(o.envFile()).normalize();
+            Path f = o.cwd().toAbsolutePath().resolve(o.envFile()).normalize();
             if (!Files.isRegularFile(f)) {
                 throw new ConfigException("--env-file", "--env-file " + f + ": no such file.");
             }
             dotenv = DotEnv.read(f);
+            envFile = f;
         } else if (Files.isRegularFile(workspace.resolve(".env"))) {
-            dotenv = DotEnv.read(workspace.resolve(".env"));
+            envFile = workspace.resolve(".env");
+            dotenv = DotEnv.read(envFile);
         }
 
         Map<String, String> env = new HashMap<>(dotenv);
@@ -135,7 +138,7 @@ public final class ConfigLoader {
         if (!errors.isEmpty()) {
             throw new ConfigException(errors);
         }
-        return new LoadedConfig(configPath, exists, workspace, cfg, provenance, warnings, env);
+        return new LoadedConfig(configPath, exists, workspace, cfg, provenance, warnings, env, envFile);
     }
 
     private static ObjectNode readJson(Path file) throws ConfigException {

@@ -15,9 +15,18 @@ import java.util.Map;
  * @param provenance   source of every key path that was set by JSON or env (absent = default)
  * @param warnings     non-fatal problems, one sentence each
  * @param env          the effective environment (exported vars over {@code .env}), for secret lookups
+ * @param envFile      absolute path of the env file that was read ({@code --env-file} or {@code <workspace>/.env}),
+ *                     or null when none was: the sandbox protects it like the config file
  */
 public record LoadedConfig(Path configPath, boolean configExists, Path workspace, MonoConfig config,
-                           Map<String, Source> provenance, List<String> warnings, Map<String, String> env) {
+                           Map<String, Source> provenance, List<String> warnings, Map<String, String> env,
+                           Path envFile) {
+
+    /** A config that read no env file. */
+    public LoadedConfig(Path configPath, boolean configExists, Path workspace, MonoConfig config,
+                        Map<String, Source> provenance, List<String> warnings, Map<String, String> env) {
+        this(configPath, configExists, workspace, config, provenance, warnings, env, null);
+    }
 
     public LoadedConfig {
         provenance = Map.copyOf(provenance);

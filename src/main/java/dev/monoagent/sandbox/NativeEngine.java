@@ -107,6 +107,9 @@ final class NativeEngine implements AutoCloseable {
         // /dev/null mount point *file* on the host for the command's duration, and the host could not write
         // violations or quarantine into it meanwhile
         Files.createDirectories(policy.workspace().resolve(".mono-agent"));
+        Path bridgeTmp = SrtBridge.bridgeTmp(sessionTmp);
+        Files.createDirectory(bridgeTmp, PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
         init = bridge.init(compileConfig(), Duration.ofSeconds(30));
@@ -124,9 +127,13 @@ final class NativeEngine implements AutoCloseable {
     PolicyCompiler.EngineFacts facts() {
         List<Path> extras = new ArrayList<>();
         extras.add(engine.applySeccomp().getParent());
+        extras.add(SrtBridge.bridgeTmp(sessionTmp));
+        List<Path> pathDirs = new ArrayList<>();
         for (String d : env.pathEntries()) {
-            extras.add(Path.of(d));
+            pathDirs.add(Path.of(d));
         }
+        extras.addAll(ReadScope.toolDirs(pathDirs, List.of(tools.node(), tools.bash(), tools.socat(), tools.rg()),
+                env.home()));
         return new PolicyCompiler.EngineFacts(env.home(), sessionTmp, tools.bwrap(), tools.socat(), tools.rg(),
                 engine.applySeccomp(), extras);
     }
@@ -150,7 +157,8 @@ final class NativeEngine implements AutoCloseable {
     private ProtectedScan.Snapshot before() throws IOException {
         ProtectedScan.Snapshot before = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
         List<Path> lits = denyLiterals;
-        boolean uncovered = before.files().keySet().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith));
+        boolean uncovered = before.files().keySet().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith))
+                || before.repos().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith));
         if (uncovered && longLived.get() == 0) {
             reinit();
             before = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
@@ -200,7 +208,11 @@ final class NativeEngine implements AutoCloseable {
 
     /** The sandboxed environment ({@link SandboxEnv}): the session temp dir, our bash. */
     Map<String, String> sandboxEnv(Map<String, String> extra) {
-        return SandboxEnv.of(env, sessionTmp.toString(), tools.bash().toString(), extra);
+        // .git is read-only inside: git status/diff would otherwise try (and fail) to refresh the index each time
+        Map<String, String> withGit = new LinkedHashMap<>();
+        withGit.put("GIT_OPTIONAL_LOCKS", "0");
+        withGit.putAll(extra);
+        return SandboxEnv.of(env, sessionTmp.toString(), tools.bash().toString(), withGit);
     }
 
     /** Runs a command to completion (bounded), then cleans up, scans and collects violations. */
@@ -297,6 +309,8 @@ final class NativeEngine implements AutoCloseable {
             throw e;
         }
         longLived.incrementAndGet();
+        java.util.concurrent.atomic.AtomicReference<ProtectedScan.Snapshot> seen =
+                new java.util.concurrent.atomic.AtomicReference<>(prep.before());
         return new SandboxProcess(p, () -> {
             longLived.decrementAndGet();
             try {
@@ -305,7 +319,30 @@ final class NativeEngine implements AutoCloseable {
                 // bridge gone: its own exit handler removed the mount points
             }
             return finish(prep, "", 0);
-        });
+        }, callId -> checkpoint(prep.who(), callId, seen));
+    }
+
+    /** A mid-life scan of a long-lived process: new/changed protected files and new repositories, recorded only. */
+    private List<Violation> checkpoint(Attribution who, String callId,
+                                       java.util.concurrent.atomic.AtomicReference<ProtectedScan.Snapshot> seen) {
+        ProtectedScan.Snapshot before = seen.get();
+        ProtectedScan.Snapshot now = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
+        seen.set(now);
+        List<Violation> out = new ArrayList<>();
+        for (ProtectedScan.Change c : ProtectedScan.compare(before.files(), now.files())) {
+            out.add(new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), callId, who.tool(),
+                    who.command(), c.path().toString(), (c.created() ? "new protected file written"
+                    : "protected file changed") + " during the evaluation; quarantined when the process stops"));
+        }
+        for (Path r : now.repos()) {
+            if (!before.repos().contains(r) && !r.equals(policy.workspace().resolve(".git"))) {
+                out.add(new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), callId, who.tool(),
+                        who.command(), r.toString(), "git control entry created during the evaluation; taken out of "
+                        + "host git's sight when the process stops"));
+            }
+        }
+        out.forEach(log::record);
+        return out;
     }
 
     /** After exit: post-scan (DETECTED), engine events (OBSERVED) and stderr heuristics (INFERRED). */
@@ -316,13 +353,17 @@ final class NativeEngine implements AutoCloseable {
         Attribution who = prep.who();
         List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, prep.before().files(),
                 after.files()));
-        List<ProtectedScan.Change> gitChanges = ProtectedScan.detectGit(policy, prep.before().git(), after.git());
+        List<ProtectedScan.Change> gitChanges = new ArrayList<>(ProtectedScan.detectGit(policy, prep.before().git(),
+                after.git()));
+        gitChanges.addAll(ProtectedScan.detectRepos(policy, prep.before().repos(), after.repos()));
         changes.addAll(gitChanges);
         // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)
         preparedLayout = changes.isEmpty() ? after.layout() : null;
         for (ProtectedScan.Change c : changes) {
             String reason = gitChanges.contains(c)
-                    ? "git redirection entry changed (host git would follow it to other config/hooks); "
+                    ? (c.created() && !c.path().equals(policy.workspace().resolve(".git"))
+                            ? "repository created below the workspace (host git would obey its config/hooks); "
+                            : "git redirection entry changed (host git would follow it to other config/hooks); ")
                             + (c.quarantinedTo() != null ? "moved to " + c.quarantinedTo() + ", " : "")
                             + "previous state restored where possible"
                     : c.created()
@@ -338,6 +379,10 @@ final class NativeEngine implements AutoCloseable {
         return out;
     }
 
+    /** The reason given when git inside the sandbox fails on the read-only git control directory. */
+    static final String GIT_READ_ONLY = "the git control directory is read-only to the agent: git status/log/diff "
+            + "work, but commit, checkout, branch, stash and fetch must be run by the user on the host";
+
     private static final List<String[]> NET_HINTS = List.of(
             new String[] {"Could not resolve host", "DNS resolution failed inside the sandbox"},
             new String[] {"Temporary failure in name resolution", "DNS resolution failed inside the sandbox"},
@@ -348,6 +393,15 @@ final class NativeEngine implements AutoCloseable {
 
     private List<Violation> infer(Attribution who, String stderr, int exit, List<Violation> already) {
         List<Violation> out = new ArrayList<>();
+        if (stderr.contains(".git/") && (stderr.contains("Read-only file system")
+                || stderr.contains("insufficient permission"))) {
+            // git's own words ("Unable to create .../index.lock", "insufficient permission for adding an object")
+            // do not say why: name the rule and what to do instead
+            Violation v = new Violation(Instant.now(), Tier.INFERRED, Kind.WRITE, who.runId(), who.callId(),
+                    who.tool(), who.command(), policy.workspace().resolve(".git").toString(), GIT_READ_ONLY);
+            log.record(v);
+            out.add(v);
+        }
         if (exit == 0 || stderr.isEmpty()) {
             return out;
         }
@@ -436,5 +490,8 @@ final class NativeEngine implements AutoCloseable {
             b.close();
         }
         SrtRuntime.deleteTree(sessionTmp);
+        if (sessionTmp != null) {
+            SrtRuntime.deleteTree(SrtBridge.bridgeTmp(sessionTmp));
+        }
     }
 }

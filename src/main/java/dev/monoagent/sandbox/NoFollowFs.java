@@ -53,7 +53,9 @@ final class NoFollowFs {
         if (n == null) {
             throw new IOException("not an entry: " + p);
         }
-        return Path.of(n.toString());
+        // the entry's own name object keeps its raw bytes; Path.of(n.toString()) would re-encode a name that is not
+        // valid UTF-8 and miss the file (issue 9 item 6: byte-exact names)
+        return n;
     }
 
     /** {@code dir} opened by descriptor without following any symlink on the way (it must be absolute). */

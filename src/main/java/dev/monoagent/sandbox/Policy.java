@@ -86,8 +86,41 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         return List.copyOf(out);
     }
 
-    /** Why a path may not be written, or null when it may. {@code p} must be absolute; it is normalized here. */
+    /**
+     * Files and dirs the host — or a tool the user runs on the host — reads and then executes, at any depth below a
+     * writable root: Claude Code's project settings (hooks run on the host) and the hook managers a git hook hands
+     * control to (husky's {@code .husky/<hook>}, lefthook's config and script dir, pre-commit's config, a custom
+     * {@code .githooks/}). Existing ones are denied to the engine literally; new ones are quarantined after the
+     * command, like a new {@code .env.*}.
+     */
+    public static final List<String> HOST_EXECUTED = List.of(".claude/settings.json", ".claude/settings.local.json",
+            ".husky", ".githooks", ".lefthook", "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml",
+            "lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yml", ".lefthook-local.yaml",
+            ".pre-commit-config.yaml", ".pre-commit-config.yml");
+
+    /**
+     * Why a path may not be written, or null when it may: {@link #protection} first, then the writable roots. The
+     * one write rule: the engine's deny list is expanded from it ({@code PolicyCompiler.denyLiterals}), the file
+     * tools ask it directly, and ParityTest holds the two to the same answers.
+     */
     public String writeDenial(Path p) {
+        Path n = p.toAbsolutePath().normalize();
+        String why = protection(n);
+        if (why != null) {
+            return why;
+        }
+        if (writableRoots.stream().noneMatch(n::startsWith)) {
+            return "outside the writable roots";
+        }
+        return null;
+    }
+
+    /**
+     * Why a path is protected whatever the roots say, or null: a protected literal (state dir, config file, env file,
+     * IDENTITY.md, memory dir, hooks path, engine cache), a denyWrite glob, or a name that is dangerous at any depth
+     * below a writable root ({@link #dangerousName}).
+     */
+    public String protection(Path p) {
         Path n = p.toAbsolutePath().normalize();
         for (Path lit : protectedLiterals) {
             if (n.startsWith(lit)) {
@@ -98,8 +131,48 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         if (glob != null) {
             return "protected by denyWrite " + glob;
         }
-        if (writableRoots.stream().noneMatch(n::startsWith)) {
-            return "outside the writable roots";
+        for (Path root : rootsFor(n)) {
+            String named = dangerousName(root.relativize(n));
+            if (named != null) {
+                return named;
+            }
+        }
+        return null;
+    }
+
+    private List<Path> rootsFor(Path n) {
+        List<Path> out = new ArrayList<>();
+        if (n.startsWith(workspace)) {
+            out.add(workspace);
+        }
+        for (Path r : writableRoots) {
+            if (n.startsWith(r) && !out.contains(r)) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The reason a relative path is protected by name, or null: any {@code .git} segment (the whole git control
+     * directory of any repository, or a {@code .git} file, is read-only to the agent), srt's built-in dangerous
+     * files and dirs, and {@link #HOST_EXECUTED}. Matches the path itself or any ancestor.
+     */
+    public static String dangerousName(Path rel) {
+        String prev = null;
+        for (Path part : rel) {
+            String name = part.toString();
+            if (name.equals(".git")) {
+                return "git control directory (read-only to the agent)";
+            }
+            if (ENGINE_DANGEROUS_FILES.contains(name) || ENGINE_DANGEROUS_DIRS.contains(name)
+                    || (prev != null && ENGINE_DANGEROUS_DIRS.contains(prev + "/" + name))) {
+                return "protected by the sandbox engine's built-in list (" + name + ")";
+            }
+            if (HOST_EXECUTED.contains(name) || (prev != null && HOST_EXECUTED.contains(prev + "/" + name))) {
+                return "run by the host (" + (HOST_EXECUTED.contains(name) ? name : prev + "/" + name) + ")";
+            }
+            prev = name;
         }
         return null;
     }
@@ -115,10 +188,9 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         return null;
     }
 
-    /** True when the path is a protected secret path (denyWrite glob or protected literal). */
+    /** True when the path is protected whatever the roots say ({@link #protection}). */
     public boolean isProtected(Path p) {
-        Path n = p.toAbsolutePath().normalize();
-        return protectedLiterals.stream().anyMatch(n::startsWith) || protectedGlob(n) != null;
+        return protection(p) != null;
     }
 
     /** The denyWrite glob that matches {@code n} (itself or an ancestor inside the workspace), or null. */

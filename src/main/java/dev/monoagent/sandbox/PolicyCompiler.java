@@ -62,6 +62,11 @@ final class PolicyCompiler {
         if (hooks != null && !protectedLiterals.contains(hooks)) {
             protectedLiterals.add(hooks);
         }
+        for (Path own : HostControl.files(cfg)) {
+            if (!protectedLiterals.contains(own)) {
+                protectedLiterals.add(own);
+            }
+        }
         protectedLiterals.add(cacheRoot.toAbsolutePath().normalize());
         List<Path> denyRead = List.of(home.resolve(".ssh"), home);
         return new Policy(ws, s.mode(), s.fallback(), s.unsafeFallbackAllowed(), cfg.readableRoots(),
@@ -144,7 +149,12 @@ final class PolicyCompiler {
                 }
             }
         }
-        return List.copyOf(out);
+        out.addAll(facts.hostDenies());
+        // srt's mount point for an absent deny is an empty read-only file on the host while a command (or the REPL)
+        // runs: an empty mono-agent.config.json or IDENTITY.md there would break the host's own next read, so absent
+        // host files are not mounted over; one a command creates is quarantined by the post-command scan instead
+        out.removeAll(facts.notMounted());
+        return HostControl.outermost(out);
     }
 
     /**
@@ -234,6 +244,13 @@ final class PolicyCompiler {
                 : allowedDomains(p, hostPorts), List.of(), true);
         Path home = f.home();
         Path ssh = home.resolve(".ssh");
+        // reads outside home: every top-level dir that is not a system dir, and the secrets inside /etc, are denied
+        // (EngineFacts.readDenied); the roots, the session temp dir, PATH/tool dirs and the bridge's socket dir are
+        // bound back below
+        Set<String> denyRead = new LinkedHashSet<>(List.of(home.toString(), ssh.toString()));
+        for (Path d : f.readDenied()) {
+            denyRead.add(d.toString());
+        }
         Set<String> allowRead = new LinkedHashSet<>();
         for (Path r : concat(p.readableRoots(), p.writableRoots())) {
             if (ssh.startsWith(r)) {
@@ -245,20 +262,22 @@ final class PolicyCompiler {
         // the helper binaries and tools must stay executable when they live under the read-denied home; but
         // allowRead beats denyRead, so a PATH entry that is home itself (or holds ~/.ssh) would re-open every secret
         // under it: such entries are never re-allowed (their tools are then not runnable inside the sandbox)
+        // the same holds outside home: a PATH entry that is a whole top-level dir (/tmp, /opt) is not re-allowed
         for (Path raw : f.readableExtras()) {
             Path extra = raw.toAbsolutePath().normalize();
-            if (raw.isAbsolute() && extra.startsWith(home) && !home.startsWith(extra) && !extra.startsWith(ssh)
-                    && !ssh.startsWith(extra)) {
+            boolean wholeTop = extra.getNameCount() <= 1 && f.readDenied().contains(extra);
+            if (raw.isAbsolute() && extra.getNameCount() > 0 && !wholeTop && !home.startsWith(extra)
+                    && !extra.startsWith(ssh) && !ssh.startsWith(extra)) {
                 allowRead.add(extra.toString());
             }
         }
+        allowRead.add(f.sessionTmp().toString());
         List<String> allowWrite = new ArrayList<>();
         for (Path w : p.writableRoots()) {
             allowWrite.add(w.toString());
         }
         allowWrite.add(f.sessionTmp().toString());
-        SrtConfig.Filesystem fs = new SrtConfig.Filesystem(List.of(home.toString(), ssh.toString()),
-                List.copyOf(allowRead), allowWrite, denyLiterals.stream().map(Path::toString).toList());
+        SrtConfig.Filesystem fs = new SrtConfig.Filesystem(List.copyOf(denyRead), List.copyOf(allowRead), allowWrite, denyLiterals.stream().map(Path::toString).toList());
         // srt finds nested .git/hooks, .vscode, ... with rg, which by default honours .gitignore/.rgignore and
         // RIPGREP_CONFIG_PATH: the agent could write an ignore file that hides them. These args come first on srt's rg
         // command line. The search depth goes to srt's maximum (default 3 missed sub/.git/hooks/pre-commit);
@@ -267,11 +286,21 @@ final class PolicyCompiler {
                 f.bwrap(), f.socat(), f.applySeccomp());
     }
 
-    /** Host facts the engine config needs (all absolute). */
+    /**
+     * Host facts the engine config needs (all absolute). {@code readDenied}: the reads denied outside home
+     * ({@link ReadScope}: non-system top-level dirs and the secrets inside /etc), gathered by the caller.
+     */
     record EngineFacts(Path home, Path sessionTmp, Path bwrap, Path socat, Path rg, Path applySeccomp,
-                       List<Path> readableExtras) {
+                       List<Path> readableExtras, List<Path> readDenied) {
         EngineFacts {
             readableExtras = List.copyOf(readableExtras);
+            readDenied = List.copyOf(readDenied);
+        }
+
+        /** Facts with this host's read denies outside home (I/O: lists {@code /}). */
+        EngineFacts(Path home, Path sessionTmp, Path bwrap, Path socat, Path rg, Path applySeccomp,
+                    List<Path> readableExtras) {
+            this(home, sessionTmp, bwrap, socat, rg, applySeccomp, readableExtras, ReadScope.readDenied());
         }
     }
 

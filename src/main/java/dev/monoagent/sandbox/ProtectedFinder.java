@@ -24,7 +24,9 @@ import java.util.concurrent.TimeUnit;
  * {@code --no-ignore --no-config} so agent-written {@code .gitignore}/{@code .rgignore}/{@code RIPGREP_CONFIG_PATH}
  * cannot hide anything, {@code --hidden} for dot files, and no {@code --follow} so no symlink leads outside. When rg
  * is absent or reports an error (an unreadable dir: its listing may be partial), an unbounded Java walk is used
- * instead (≈ 0.5 s per 100k entries), never a partial answer. rg does not list symlinks; the Java walk does.
+ * instead (≈ 0.5 s per 100k entries), never a partial answer. rg does not list symlinks, fifos or devices: a
+ * {@code find} pass adds them. A name that is not valid UTF-8 sends the whole listing to the Java walk, whose paths
+ * keep the raw bytes (so the quarantine moves exactly that entry).
  */
 final class ProtectedFinder {
     private ProtectedFinder() {}
@@ -37,8 +39,11 @@ final class ProtectedFinder {
         }
         if (rg != null) {
             List<Path> viaRg = ripgrep(p, rg);
-            if (viaRg != null) {
-                return viaRg;
+            List<Path> specials = viaRg == null ? null : specials(p);
+            if (viaRg != null && specials != null) {
+                List<Path> all = new ArrayList<>(viaRg);
+                all.addAll(specials);
+                return all;
             }
         }
         return walk(p);
@@ -65,6 +70,20 @@ final class ProtectedFinder {
             g.add("**/" + d + "/**");
         }
         g.add("**/.git/HEAD");
+        // whole git control dirs and .git files of any repository, and bare layouts (HEAD next to objects/ refs/)
+        g.add("**/.git");
+        g.add("**/.git/*");
+        g.add("**/HEAD");
+        // protected host files (config, IDENTITY.md, env file): a new one is quarantined like a new .env.*
+        for (Path lit : p.protectedLiterals()) {
+            if (lit.startsWith(p.workspace()) && !lit.equals(p.workspace()) && !Files.isDirectory(lit)) {
+                g.add("/" + p.workspace().relativize(lit));
+            }
+        }
+        for (String h : Policy.HOST_EXECUTED) {
+            g.add("**/" + h);
+            g.add("**/" + h + "/**");
+        }
         for (String e : Policy.GIT_CONTROL_ENTRIES) {
             g.add("**/.git/" + e);
             g.add("**/.git/" + e + "/**");
@@ -97,13 +116,70 @@ final class ProtectedFinder {
             if (proc.exitValue() != 0) {
                 return null;
             }
-            List<Path> hits = new ArrayList<>();
-            for (String rel : new String(bytes, StandardCharsets.UTF_8).split("\0")) {
-                if (!rel.isEmpty()) {
-                    hits.add(p.workspace().resolve(rel).normalize());
+            return decode(p.workspace(), bytes);
+        } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /**
+     * NUL-separated relative names → absolute paths, or null when one is not valid UTF-8: such a name cannot be
+     * rebuilt from a String byte-exact, so the caller falls back to the Java walk, whose paths keep the raw bytes.
+     */
+    static List<Path> decode(Path ws, byte[] bytes) {
+        List<Path> hits = new ArrayList<>();
+        java.nio.charset.CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == 0) {
+                if (i > start) {
+                    String rel;
+                    try {
+                        rel = dec.decode(java.nio.ByteBuffer.wrap(bytes, start, i - start)).toString();
+                    } catch (java.nio.charset.CharacterCodingException e) {
+                        return null;
+                    }
+                    hits.add(ws.resolve(rel.startsWith("./") ? rel.substring(2) : rel).normalize());
                 }
+                start = i + 1;
             }
-            return hits;
+        }
+        return hits;
+    }
+
+    /**
+     * The entries rg never lists — symlinks, fifos, sockets, devices — that a protection rule selects ({@code find},
+     * no symlink following); null when find is missing or fails, or a name is not valid UTF-8.
+     */
+    static List<Path> specials(Policy p) {
+        Path find = Path.of("/usr/bin/find");
+        if (!Files.isExecutable(find)) {
+            find = Path.of("/bin/find");
+        }
+        List<String> cmd = List.of(find.toString(), "-P", ".", "-mindepth", "1", "(", "-type", "l", "-o", "-type", "p",
+                "-o", "-type", "s", "-o", "-type", "b", "-o", "-type", "c", ")", "-print0");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(p.workspace().toFile());
+            pb.environment().clear();
+            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+            Process proc = pb.start();
+            proc.getOutputStream().close();
+            Future<byte[]> out = ProcessRunner.IO.submit(() -> readAll(proc.getInputStream()));
+            if (!proc.waitFor(60, TimeUnit.SECONDS)) {
+                proc.destroyForcibly();
+                return null;
+            }
+            byte[] bytes = out.get(10, TimeUnit.SECONDS);
+            if (proc.exitValue() != 0) {
+                return null;
+            }
+            List<Path> all = decode(p.workspace(), bytes);
+            return all == null ? null : all.stream().filter(f -> interesting(p, f)).toList();
         } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             return null;
         } catch (InterruptedException e) {
@@ -120,7 +196,10 @@ final class ProtectedFinder {
 
     /** Whether a file is one {@link #globs} selects (the same rule, for the Java walk). */
     static boolean interesting(Policy p, Path f) {
-        if (p.protectedGlob(f) != null || Policy.ENGINE_DANGEROUS_FILES.contains(f.getFileName().toString())) {
+        String name = f.getFileName().toString();
+        if (p.protectedGlob(f) != null || Policy.ENGINE_DANGEROUS_FILES.contains(name) || name.equals("HEAD")
+                || p.protectedLiterals().contains(f)
+                || name.equals(".git") || HostControl.hostExecuted(p.workspace(), f) != null) {
             return true;
         }
         Path rel = p.workspace().relativize(f);
@@ -131,7 +210,7 @@ final class ProtectedFinder {
             }
             if (seg.equals(".git") && i < rel.getNameCount() - 1) {
                 String next = rel.getName(i + 1).toString();
-                return next.equals("HEAD") || Policy.GIT_CONTROL_ENTRIES.contains(next);
+                return i == rel.getNameCount() - 2 || Policy.GIT_CONTROL_ENTRIES.contains(next);
             }
         }
         return false;

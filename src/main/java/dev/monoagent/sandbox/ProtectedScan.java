@@ -42,9 +42,13 @@ final class ProtectedScan {
      *               {@code .git} dirs and our literal denies. A wrap prepared for one layout is only reused for the
      *               same layout (srt's bwrap arguments depend on exactly these existence facts).
      */
-    record Snapshot(Map<Path, Key> files, String layout, Map<Path, GitEntry> git) {
+    record Snapshot(Map<Path, Key> files, String layout, Map<Path, GitEntry> git, Set<Path> repos) {
         Snapshot(Map<Path, Key> files, String layout) {
-            this(files, layout, Map.of());
+            this(files, layout, Map.of(), Set.of());
+        }
+
+        Snapshot(Map<Path, Key> files, String layout, Map<Path, GitEntry> git) {
+            this(files, layout, git, Set.of());
         }
     }
 
@@ -93,8 +97,11 @@ final class ProtectedScan {
         if (!Files.isDirectory(ws)) {
             return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git);
         }
+        Set<Path> repos = new java.util.LinkedHashSet<>();
         try {
-            for (Path f : ProtectedFinder.find(p, rg)) {
+            List<Path> found = ProtectedFinder.find(p, rg);
+            repos.addAll(HostControl.gitDenies(p, found));
+            for (Path f : found) {
                 Path rel = ws.relativize(f);
                 Path acc = ws;
                 for (int i = 0; i < rel.getNameCount() - 1; i++) {
@@ -135,7 +142,8 @@ final class ProtectedScan {
             layout.add("P " + f);
         }
         git.forEach((path, e) -> layout.add("G " + path + " " + e.kind()));
-        return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git);
+        repos.forEach(r -> layout.add("R " + r));
+        return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git, repos);
     }
 
     /** The workspace's {@code .git} entry itself and its {@code commondir}: what redirects host git elsewhere. */
@@ -237,10 +245,20 @@ final class ProtectedScan {
     }
 
     private static void consider(Policy p, Set<Path> literals, Path f, BasicFileAttributes a, Map<Path, Key> out) {
-        if (p.protectedGlob(f) == null) {
+        Path rel = p.workspace().relativize(f);
+        boolean inGit = false;
+        for (Path part : rel) {
+            inGit |= part.toString().equals(".git");
+        }
+        // a .git dir is judged whole (detectRepos / detectGit), not file by file
+        boolean named = !inGit && Policy.dangerousName(rel) != null;
+        if (p.protectedGlob(f) == null && !named && !p.protectedLiterals().contains(f)) {
             return;
         }
-        if (literals.contains(f) && a.isRegularFile() && a.size() == 0 && isReadOnly(f)) {
+        // srt's mount points for absent denies (ours, and its own top-level dangerous names) while a process runs
+        boolean srtOwn = f.getParent().equals(p.workspace())
+                && Policy.ENGINE_DANGEROUS_FILES.contains(f.getFileName().toString());
+        if ((literals.contains(f) || srtOwn) && a.isRegularFile() && a.size() == 0 && isReadOnly(f)) {
             return;
         }
         out.put(f, new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey()));
@@ -254,6 +272,18 @@ final class ProtectedScan {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** What changed between two snapshots' protected files, moving nothing. */
+    static List<Change> compare(Map<Path, Key> before, Map<Path, Key> after) {
+        List<Change> out = new ArrayList<>();
+        for (Map.Entry<Path, Key> e : after.entrySet()) {
+            Key old = before.get(e.getKey());
+            if (old == null || !old.equals(e.getValue())) {
+                out.add(new Change(e.getKey(), old == null, null));
+            }
+        }
+        return out;
     }
 
     /** Compares snapshots; new protected files are moved to the quarantine dir. */
@@ -275,8 +305,43 @@ final class ProtectedScan {
         return out;
     }
 
+    /**
+     * Repositories that appeared during the command below the workspace's top level ({@code sub/.git}, a bare
+     * layout, a {@code .git} file): each is moved out of host git's sight ({@link HostControl#neutralise}). The
+     * workspace's own {@code .git} is judged by {@link #detectGit}.
+     */
+    static List<Change> detectRepos(Policy p, Set<Path> before, Set<Path> after) {
+        List<Change> out = new ArrayList<>();
+        Path ws = p.workspace();
+        Path qdir = null;
+        Set<Path> seen = new HashSet<>();
+        for (Path r : after) {
+            if (before.contains(r) || !r.startsWith(ws)) {
+                continue;
+            }
+            Path repo;
+            if (r.getFileName().toString().equals(".git")) {
+                repo = r;
+            } else if (HostControl.bareLayout(r)) {
+                repo = r;
+            } else if (r.getFileName().toString().equals("HEAD") && HostControl.bareLayout(r.getParent())) {
+                repo = r.getParent();
+            } else {
+                continue; // a gitdir target or a bare root's other entries
+            }
+            if (repo.equals(ws.resolve(".git")) || !seen.add(repo)) {
+                continue;
+            }
+            if (qdir == null) {
+                qdir = ws.resolve(".mono-agent/quarantine/" + Instant.now().toString().replace(':', '-') + "-repo");
+            }
+            out.add(new Change(repo, true, HostControl.neutralise(ws, repo, qdir)));
+        }
+        return out;
+    }
+
     /** Lexically below {@code ws} (not {@code ws} itself); the real guarantee is {@link NoFollowFs}'s walk. */
-    private static boolean insideWs(Path ws, Path f) {
+    static boolean insideWs(Path ws, Path f) {
         Path n = f.toAbsolutePath().normalize();
         return n.startsWith(ws) && !n.equals(ws);
     }

@@ -17,9 +17,26 @@ public final class SandboxProcess {
     private final Process process;
     private final CompletableFuture<List<Violation>> done;
 
+    private final java.util.function.Function<String, List<Violation>> checkpoint;
+
     SandboxProcess(Process process, Supplier<List<Violation>> onExit) {
+        this(process, onExit, callId -> List.of());
+    }
+
+    SandboxProcess(Process process, Supplier<List<Violation>> onExit,
+                   java.util.function.Function<String, List<Violation>> checkpoint) {
         this.process = process;
         this.done = process.onExit().thenApplyAsync(p -> onExit.get(), ProcessRunner.IO);
+        this.checkpoint = checkpoint;
+    }
+
+    /**
+     * Scans the protected paths now, while the process still runs (after each REPL evaluation), and records what
+     * changed since the last checkpoint, attributed to {@code callId}. Record only: nothing is moved while a
+     * sandboxed process can still touch the tree; the scan at exit quarantines.
+     */
+    public List<Violation> checkpoint(String callId) {
+        return checkpoint.apply(callId);
     }
 
     public OutputStream stdin() {

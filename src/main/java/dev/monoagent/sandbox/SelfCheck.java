@@ -29,7 +29,7 @@ import java.util.UUID;
  */
 final class SelfCheck {
     /** Bumped whenever the probe set changes, so cached passes of an older set are not trusted. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     private static final String SECRET = "CANARY-SECRET\n";
 
     private SelfCheck() {}
@@ -72,8 +72,9 @@ final class SelfCheck {
                 if (out.stream().allMatch(ProbeResult::passed)) {
                     out.addAll(repoBatch(ne, ws));
                 } else {
-                    out.add(new ProbeResult("git-hooks-denied-repo", false, "FAILED: skipped, an earlier probe failed.",
-                            0));
+                    for (String id : List.of("git-hooks-denied-repo", "git-dir-readonly")) {
+                        out.add(new ProbeResult(id, false, "FAILED: skipped, an earlier probe failed.", 0));
+                    }
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -201,9 +202,12 @@ final class SelfCheck {
         Files.writeString(ws.resolve(".git/HEAD"), "ref: refs/heads/main\n");
         String config = "[core]\n\trepositoryformatversion = 0\n";
         Files.writeString(ws.resolve(".git/config"), config);
+        Files.writeString(ws.resolve(".git/index"), "");
         String script = "if (echo evil > .git/hooks/pre-commit) 2>/dev/null; then echo 'P hooks 0'; "
                 + "else echo 'P hooks 1'; fi; if (echo '[x]' >> .git/config) 2>/dev/null; then echo 'P config 0'; "
-                + "else echo 'P config 1'; fi";
+                + "else echo 'P config 1'; fi; "
+                + "if (echo 'ref: refs/heads/evil' > .git/HEAD) 2>/dev/null || (echo x > .git/index) 2>/dev/null; "
+                + "then echo 'P gitdir 0'; else echo 'P gitdir 1'; fi";
         NativeEngine.Attribution who = new NativeEngine.Attribution(null, "selfcheck-2", "sandbox-check", "self-check");
         ExecOutcome.Completed r = ne.run(List.of("/bin/bash", "--noprofile", "--norc", "-c", script), who, Map.of(),
                 ws, null, Duration.ofSeconds(10), 1 << 20);
@@ -211,8 +215,12 @@ final class SelfCheck {
         boolean ok = "1".equals(p.get("hooks")) && "1".equals(p.get("config"))
                 && !Files.exists(ws.resolve(".git/hooks/pre-commit"))
                 && Files.readString(ws.resolve(".git/config")).equals(config);
+        boolean gitdir = "1".equals(p.get("gitdir"))
+                && Files.readString(ws.resolve(".git/HEAD")).equals("ref: refs/heads/main\n")
+                && Files.size(ws.resolve(".git/index")) == 0;
         return List.of(probe("git-hooks-denied-repo", ok, "Planting .git/hooks and editing .git/config in a repo refused.",
-                t0));
+                t0), probe("git-dir-readonly", gitdir, "Writing .git/HEAD and .git/index refused (the whole git "
+                + "control directory is read-only).", t0));
     }
 
     private static String tail(String s) {

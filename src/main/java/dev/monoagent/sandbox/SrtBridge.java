@@ -105,6 +105,9 @@ final class SrtBridge implements AutoCloseable {
         e.put("PATH", bridgePath(tools, env));
         e.put("HOME", env.home().toString());
         e.put("CLAUDE_CODE_TMPDIR", sessionTmp.toString());
+        // srt puts its proxy bridge sockets in the bridge's tmpdir(); outside-home reads are denied (a tmpfs over
+        // /tmp), so they live in a short per-session dir next to the session temp dir that the config re-allows
+        e.put("TMPDIR", bridgeTmp(sessionTmp).toString());
         e.put("LANG", env.hostEnv().getOrDefault("LANG", "C.UTF-8"));
         Map<String, String> known = new LinkedHashMap<>();
         known.put("bash", tools.bash().toString());
@@ -113,6 +116,15 @@ final class SrtBridge implements AutoCloseable {
         known.put("rg", tools.rg().toString());
         e.put("MONO_AGENT_TOOLS", JSON.writeValueAsString(known));
         return new SrtBridge(pb.start(), onViolation);
+    }
+
+    /**
+     * The bridge's temp dir for {@code sessionTmp} ({@code <tmpRoot>/mono-agent-<uid>/s-N} → {@code <tmpRoot>/ma-N}):
+     * short, because a unix socket path is limited to 107 bytes.
+     */
+    static Path bridgeTmp(Path sessionTmp) {
+        String n = sessionTmp.getFileName().toString().replaceFirst("^s-", "");
+        return sessionTmp.getParent().getParent().resolve("ma-" + n.substring(0, Math.min(10, n.length())));
     }
 
     static String bridgePath(HostTools tools, HostEnv env) {

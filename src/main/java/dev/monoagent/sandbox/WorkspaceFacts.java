@@ -24,9 +24,17 @@ import java.util.stream.Stream;
  * @param existing    which of the candidate paths the compiler asks about exist (not following links)
  * @param directories which writable roots are directories
  * @param listings    directory → its children, for the dirs on the chain from a readable root down to {@code ~/.ssh}
+ * @param hostDenies  {@link HostControl#engineDenies}: whole git control dirs, bare layouts, hook managers (no links)
+ * @param notMounted  protected literals not to mount over while absent ({@link HostControl#absentHostFile})
  */
 record WorkspaceFacts(DotGit dotGit, List<Path> found, Set<Path> existing, Set<Path> directories,
-                      Map<Path, List<Path>> listings) {
+                      Map<Path, List<Path>> listings, List<Path> hostDenies, Set<Path> notMounted) {
+
+    /** Facts without host-control denies (tests, the engine-config step). */
+    WorkspaceFacts(DotGit dotGit, List<Path> found, Set<Path> existing, Set<Path> directories,
+                   Map<Path, List<Path>> listings) {
+        this(dotGit, found, existing, directories, listings, List.of(), Set.of());
+    }
 
     /** The kinds of {@code .git} entry the protections tell apart. */
     enum DotGit { ABSENT, DIRECTORY, SYMLINK, OTHER }
@@ -36,6 +44,8 @@ record WorkspaceFacts(DotGit dotGit, List<Path> found, Set<Path> existing, Set<P
         existing = Set.copyOf(existing);
         directories = Set.copyOf(directories);
         listings = Map.copyOf(listings);
+        hostDenies = List.copyOf(hostDenies);
+        notMounted = Set.copyOf(notMounted);
     }
 
     boolean exists(Path p) {
@@ -101,7 +111,22 @@ record WorkspaceFacts(DotGit dotGit, List<Path> found, Set<Path> existing, Set<P
                 exist.add(c);
             }
         }
-        return new WorkspaceFacts(dotGit(ws), hits, exist, dirs, home == null ? Map.of() : sshChainListings(p, home));
+        // whole git control dirs, nested repositories, bare layouts, hook managers (HostControl); srt would deny a
+        // symlink's target instead of the link, and an absent config/IDENTITY.md must not become an empty mount point
+        List<Path> hostDenies = new ArrayList<>();
+        for (Path d : HostControl.engineDenies(p, hits)) {
+            if (!Files.isSymbolicLink(d)) {
+                hostDenies.add(d);
+            }
+        }
+        Set<Path> notMounted = new LinkedHashSet<>();
+        for (Path lit : p.protectedLiterals()) {
+            if (HostControl.absentHostFile(p, lit)) {
+                notMounted.add(lit);
+            }
+        }
+        return new WorkspaceFacts(dotGit(ws), hits, exist, dirs, home == null ? Map.of() : sshChainListings(p, home),
+                hostDenies, notMounted);
     }
 
     /** The children of each directory from a readable/writable root that holds {@code ~/.ssh} down to it. */

@@ -266,4 +266,9 @@ final class NodeReplSession implements AutoCloseable {
         dead = true;
         process.close();
     }
+
+    /** Protected-path changes since the last evaluation (see {@link SandboxPort.LiveProcess#checkpoint}). */
+    java.util.List<dev.monoagent.common.Violation> checkpoint(String callId) {
+        return process.checkpoint(callId);
+    }
 }

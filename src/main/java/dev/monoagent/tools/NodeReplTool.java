@@ -63,6 +63,10 @@ final class NodeReplTool extends BasicTool {
             }
         }
         NodeReplSession.Reply reply = session.eval(code, timeout);
+        if (reply instanceof NodeReplSession.Reply.Done) {
+            // what this evaluation wrote is recorded now, not when the REPL exits
+            session.checkpoint(ctx.callId());
+        }
         return switch (reply) {
             case NodeReplSession.Reply.TimedOut t -> {
                 scope.discard(SCOPE_KEY);

@@ -23,13 +23,6 @@ import java.util.Set;
  * path by descriptor and refuses a symlink that appeared since, so sandboxed code cannot swap the path in between.
  */
 final class PathGuard {
-    /**
-     * Names srt itself always refuses to write at any depth (its built-in dangerous files and directories), which the
-     * compiled {@link Policy} does not list. The file tools refuse them too, so Write cannot do what Bash cannot.
-     */
-    static final List<String> ENGINE_BUILTIN_FILES = Policy.ENGINE_DANGEROUS_FILES;
-    static final List<String> ENGINE_BUILTIN_DIRS = Policy.ENGINE_DANGEROUS_DIRS;
-
     /** Most directory entries scanned when looking for a hard link's other names; beyond it we refuse. */
     static final int HARD_LINK_SCAN_LIMIT = 500_000;
 
@@ -123,34 +116,13 @@ final class PathGuard {
         return new Check.Allowed(lex, real);
     }
 
-    /** The write rule for one absolute path in the policy's (unresolved-root) space. */
+    /** The write rule for one absolute path in the policy's (unresolved-root) space: the policy's one rule. */
     String writeDenial(Path p) {
         Path state = workspace.resolve(".mono-agent");
         if (p.startsWith(state)) {
             return "the private state dir .mono-agent/ is never agent-writable";
         }
-        String why = policy.writeDenial(p);
-        if (why != null) {
-            return why;
-        }
-        String builtin = engineBuiltin(p.startsWith(workspace) ? workspace.relativize(p) : p);
-        return builtin == null ? null : "protected by the sandbox engine's built-in list (" + builtin + ")";
-    }
-
-    /** The engine built-in name that covers {@code p} (itself or an ancestor), or null. */
-    static String engineBuiltin(Path p) {
-        Path prev = null;
-        for (Path part : p) {
-            String name = part.toString();
-            if (ENGINE_BUILTIN_FILES.contains(name) || ENGINE_BUILTIN_DIRS.contains(name)) {
-                return name;
-            }
-            if (prev != null && ENGINE_BUILTIN_DIRS.contains(prev + "/" + name)) {
-                return prev + "/" + name;
-            }
-            prev = part;
-        }
-        return null;
+        return policy.writeDenial(p);
     }
 
     boolean insideReadable(Path p) {
@@ -283,7 +255,7 @@ final class PathGuard {
             return "hard link (" + nlink + " names) in a tree too large to check";
         }
         for (Path n : names) {
-            if (policy.isProtected(toPolicySpace(n)) || writeDenial(toPolicySpace(n)) != null) {
+            if (writeDenial(toPolicySpace(n)) != null) {
                 return "hard link to protected file " + n;
             }
         }

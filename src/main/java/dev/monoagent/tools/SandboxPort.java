@@ -1,5 +1,9 @@
 package dev.monoagent.tools;
 
+import java.util.List;
+
+import dev.monoagent.common.Violation;
+
 import dev.monoagent.sandbox.CommandSpec;
 import dev.monoagent.sandbox.ExecOutcome;
 import dev.monoagent.sandbox.Sandbox;
@@ -42,6 +46,14 @@ public interface SandboxPort {
 
         boolean isAlive();
 
+        /**
+         * Records protected-path changes made since the last checkpoint while the process still runs (after each
+         * REPL evaluation), attributed to {@code callId}; the engine emits them as violations.
+         */
+        default List<Violation> checkpoint(String callId) {
+            return List.of();
+        }
+
         /** Kills the process (SIGTERM, SIGKILL after 1 s) and cleans up; idempotent. */
         @Override
         void close();
@@ -75,6 +87,11 @@ public interface SandboxPort {
             @Override
             public InputStream stdout() {
                 return p.stdout();
+            }
+
+            @Override
+            public List<Violation> checkpoint(String callId) {
+                return p.checkpoint(callId);
             }
 
             @Override

@@ -1,5 +1,7 @@
 package dev.monoagent.tools;
 
+import dev.monoagent.sandbox.Policy;
+
 import dev.monoagent.common.Violation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +62,7 @@ record SearchRoot(Path shown, Path real, Path cwd, String arg) {
             return false;
         }
         String name = abs.getFileName() == null ? "" : abs.getFileName().toString();
-        boolean named = PathGuard.engineBuiltin(abs.getFileName() == null ? abs : abs.getFileName()) != null || name.startsWith(".env");
+        boolean named = Policy.dangerousName(abs.getFileName() == null ? abs : abs.getFileName()) != null || name.startsWith(".env");
         try {
             return named && Files.isRegularFile(abs) && Files.size(abs) == 0;
         } catch (java.io.IOException e) {

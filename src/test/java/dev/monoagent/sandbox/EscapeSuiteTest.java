@@ -211,9 +211,22 @@ class EscapeSuiteTest {
         a.add(new Attempt("git-config-in-repo", true, "git config core.hooksPath /tmp/evil-hooks", (c, id) -> {
             assertFalse(Files.readString(repo.resolve(".git/config")).contains("evil-hooks"));
         }));
-        a.add(new Attempt("git-commit-still-works", true,
-                "git -c user.email=a@b.c -c user.name=a commit -q --allow-empty -m test && git log --oneline",
-                (c, id) -> assertEquals(0, c.exitCode(), c.stderr())));
+        // the whole git control dir is read-only to the agent (issue 9 item 2): reads work, commits are refused
+        a.add(new Attempt("git-commit-refused-git-reads-work", true,
+                "git -c user.email=a@b.c -c user.name=a commit -q --allow-empty -m test; echo rc=$?; git status "
+                        + "--short >/dev/null && git diff >/dev/null && echo reads-ok",
+                (c, id) -> {
+                    assertTrue(c.stdout().contains("rc=128") && c.stdout().contains("reads-ok"), c.stdout());
+                    assertTrue(c.violations().stream().anyMatch(v -> v.reason().contains(
+                            "git control directory is read-only")), c.violations().toString());
+                }));
+        a.add(new Attempt("git-dir-head-index-refs", true, "echo 'ref: refs/heads/evil' > .git/HEAD; touch .git/index"
+                + " .git/refs/heads/x .git/newfile; true", (c, id) -> {
+                    assertFalse(Files.readString(repo.resolve(".git/HEAD")).contains("evil"));
+                    assertFalse(Files.exists(repo.resolve(".git/refs/heads/x")));
+                    assertFalse(Files.exists(repo.resolve(".git/newfile")));
+                    violation(id, Tier.OBSERVED, Kind.WRITE);
+                }));
         a.add(new Attempt("write-home", false, "echo X > ~/pwned-" + rand,
                 (c, id) -> assertFalse(Files.exists(home.resolve("pwned-" + rand)))));
         a.add(new Attempt("write-etc", false, "echo X > /etc/mono-agent-pwned-" + rand, (c, id) -> {

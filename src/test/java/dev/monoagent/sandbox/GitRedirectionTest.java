@@ -70,16 +70,17 @@ class GitRedirectionTest {
                     + " echo x > .git/worktrees/w/config; ln -sfn evil .git; true");
             assertFalse(Files.exists(r.resolve(".git/commondir"), LinkOption.NOFOLLOW_LINKS),
                     "commondir removed after the command");
-            assertTrue(c.violations().stream().anyMatch(v -> v.tier() == Tier.DETECTED
+            // the whole .git is read-only: the engine refuses the write (OBSERVED) before any scan has to undo it
+            assertTrue(c.violations().stream().anyMatch(v -> v.target() != null
                     && v.target().endsWith(".git/commondir")), c.violations().toString());
             assertFalse(Files.exists(r.resolve(".git/modules/m/config")));
             assertFalse(Files.exists(r.resolve(".git/worktrees/w/config")));
             assertFalse(Files.exists(r.resolve(".git/config.worktree")) && Files.size(r.resolve(".git/config.worktree")) > 0);
             assertTrue(Files.isDirectory(r.resolve(".git"), LinkOption.NOFOLLOW_LINKS));
             ExecOutcome.Completed commit = exec(sb, r,
-                    "git -c user.email=a@b.c -c user.name=a commit -q --allow-empty -m in-sandbox && git log --oneline");
-            assertEquals(0, commit.exitCode(), commit.stderr());
-            assertTrue(commit.stdout().contains("in-sandbox"));
+                    "git -c user.email=a@b.c -c user.name=a commit -q --allow-empty -m in-sandbox; git log --oneline");
+            assertTrue(commit.stderr().contains("Read-only file system"), "commit refused: " + commit.stderr());
+            assertTrue(commit.stdout().contains("init") && !commit.stdout().contains("in-sandbox"), commit.stdout());
         }
         hostGitStatus(r);
         assertFalse(Files.exists(marker), "host git ran the agent's fsmonitor");

@@ -93,7 +93,13 @@ class PolicyCompilerTest {
         assertEquals(List.of(), net.get("allowedDomains"));
         assertEquals(true, net.get("strictAllowlist"));
         @SuppressWarnings("unchecked") Map<String, Object> fs = (Map<String, Object>) cfg.get("filesystem");
-        assertEquals(List.of(home.toString(), home.resolve(".ssh").toString()), fs.get("denyRead"));
+        @SuppressWarnings("unchecked") List<String> denyRead = (List<String>) fs.get("denyRead");
+        assertEquals(List.of(home.toString(), home.resolve(".ssh").toString()), denyRead.subList(0, 2));
+        // outside home: every non-system top-level dir (issue 9 item 10), never a system dir
+        for (Path top : ReadScope.deniedTopLevel(Path.of("/"))) {
+            assertTrue(denyRead.contains(top.toString()), top + " in " + denyRead);
+        }
+        assertTrue(denyRead.stream().noneMatch(d -> ReadScope.SYSTEM.contains(d)), denyRead.toString());
         assertEquals(List.of(ws.toString(), tmp.resolve("session").toString()), fs.get("allowWrite"));
         @SuppressWarnings("unchecked") List<String> allowRead = (List<String>) fs.get("allowRead");
         assertTrue(allowRead.contains(ws.toString()));

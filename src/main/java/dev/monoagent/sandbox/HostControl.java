@@ -1,0 +1,218 @@
+package dev.monoagent.sandbox;
+
+import dev.monoagent.config.LoadedConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the host reads to decide what the agent may do, who it is, or what runs on the user's next git command —
+ * and so what the agent must never write (issue 9, items 1, 2, 4, 5):
+ * <ul>
+ *   <li>the config file, the env file, {@code IDENTITY.md} and the memory dir the config names;</li>
+ *   <li>every git control directory below the roots, whole: the workspace's {@code .git}, nested repositories'
+ *       {@code .git} dirs and {@code .git} files, the dir a {@code gitdir:} file points to inside the roots, and
+ *       directories laid out as a bare repository ({@code HEAD} + {@code objects/} + {@code refs/}), which host git
+ *       treats as a repository and whose {@code config} it obeys;</li>
+ *   <li>existing {@link Policy#HOST_EXECUTED} files (hook managers' scripts and configs, Claude Code settings).</li>
+ * </ul>
+ * Existing ones become literal engine denies; a repository a command creates is moved to quarantine right after the
+ * command ({@link #neutralise}), before a host git can see it.
+ */
+final class HostControl {
+    private HostControl() {}
+
+    /** The files (and memory dir) the host reads for this config, absolute. */
+    static List<Path> files(LoadedConfig cfg) {
+        Path ws = cfg.workspace().toAbsolutePath().normalize();
+        Set<Path> out = new LinkedHashSet<>();
+        out.add(cfg.configPath().toAbsolutePath().normalize());
+        out.add(ws.resolve(".env"));
+        if (cfg.envFile() != null) {
+            out.add(cfg.envFile().toAbsolutePath().normalize());
+        }
+        out.add(ws.resolve("IDENTITY.md"));
+        String mem = cfg.config().memory() == null ? null : cfg.config().memory().path();
+        if (mem != null && !mem.isBlank()) {
+            Path m = cfg.resolve(mem).toAbsolutePath().normalize();
+            // a memory dir that holds the whole workspace would make everything read-only: the state dir covers the
+            // default location, and such a config is listed by validate rather than silently freezing the agent
+            if (!ws.startsWith(m)) {
+                out.add(m);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Literal engine denies for the git control dirs and host-executed files among {@code found}
+     * ({@link ProtectedFinder}) plus the workspace's and writable roots' own {@code .git}.
+     */
+    static List<Path> engineDenies(Policy p, List<Path> found) {
+        Set<Path> out = new LinkedHashSet<>(gitDenies(p, found));
+        Path ws = p.workspace();
+        for (Path f : found) {
+            Path exec = hostExecuted(ws, f);
+            if (exec != null) {
+                out.add(exec);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The git deny paths: {@code .git} dirs and files, gitdir targets inside the roots, bare layouts' control files. */
+    static List<Path> gitDenies(Policy p, List<Path> found) {
+        Set<Path> out = new LinkedHashSet<>();
+        Path ws = p.workspace();
+        Set<Path> roots = new LinkedHashSet<>();
+        roots.add(ws);
+        roots.addAll(p.writableRoots());
+        for (Path r : roots) {
+            Path g = r.resolve(".git");
+            if (Files.isDirectory(g, LinkOption.NOFOLLOW_LINKS)) {
+                out.add(g);
+            }
+        }
+        for (Path f : found) {
+            if (!f.startsWith(ws) || f.equals(ws)) {
+                continue;
+            }
+            Path rel = ws.relativize(f);
+            Path acc = ws;
+            boolean inGit = false;
+            for (int i = 0; i < rel.getNameCount(); i++) {
+                acc = acc.resolve(rel.getName(i));
+                if (rel.getName(i).toString().equals(".git")) {
+                    inGit = true;
+                    if (Files.isSymbolicLink(acc)) {
+                        break; // the link is tracked and restored by ProtectedScan.detectGit; srt would deny its target
+                    }
+                    out.add(acc);
+                    if (i == rel.getNameCount() - 1 && Files.isRegularFile(acc, LinkOption.NOFOLLOW_LINKS)) {
+                        Path target = gitdirTarget(acc);
+                        if (target != null && roots.stream().anyMatch(target::startsWith)) {
+                            out.add(target);
+                        }
+                    }
+                    break;
+                }
+            }
+            if (!inGit && f.getFileName().toString().equals("HEAD") && bareLayout(f.getParent())) {
+                Path x = f.getParent();
+                if (roots.contains(x)) {
+                    for (String e : List.of("HEAD", "config", "hooks", "objects", "refs")) {
+                        out.add(x.resolve(e));
+                    }
+                } else {
+                    out.add(x);
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Whether host git would take {@code dir} itself for a (bare) repository. */
+    static boolean bareLayout(Path dir) {
+        return dir != null && Files.isRegularFile(dir.resolve("HEAD"), LinkOption.NOFOLLOW_LINKS)
+                && Files.isDirectory(dir.resolve("objects"), LinkOption.NOFOLLOW_LINKS)
+                && Files.isDirectory(dir.resolve("refs"), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** The directory a {@code gitdir: <path>} file points to (absolute, normalized), or null. */
+    static Path gitdirTarget(Path dotGitFile) {
+        try {
+            if (Files.size(dotGitFile) > ProtectedScan.GIT_ENTRY_MAX) {
+                return null;
+            }
+            String text = Files.readString(dotGitFile, StandardCharsets.UTF_8).strip();
+            if (!text.startsWith("gitdir:")) {
+                return null;
+            }
+            return dotGitFile.getParent().resolve(text.substring(7).strip()).toAbsolutePath().normalize();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The outermost {@link Policy#HOST_EXECUTED} path that {@code f} is or lies in, or null. */
+    static Path hostExecuted(Path ws, Path f) {
+        if (!f.startsWith(ws) || f.equals(ws)) {
+            return null;
+        }
+        Path rel = ws.relativize(f);
+        Path acc = ws;
+        String prev = null;
+        for (Path part : rel) {
+            String name = part.toString();
+            if (prev != null && Policy.HOST_EXECUTED.contains(prev + "/" + name)) {
+                return acc.resolve(name);
+            }
+            acc = acc.resolve(name);
+            if (Policy.HOST_EXECUTED.contains(name)) {
+                return acc;
+            }
+            prev = name;
+        }
+        return null;
+    }
+
+    /** Names of the host files that are quarantined when created rather than mounted over while absent. */
+    static final List<String> HOST_FILE_NAMES = List.of("mono-agent.config.json", "IDENTITY.md");
+
+    /**
+     * Whether {@code lit} is the config file or IDENTITY.md and does not exist yet (an absent {@code .env} keeps
+     * srt's mount point, as before: nothing on the host reads an empty one as a config).
+     */
+    static boolean absentHostFile(Policy p, Path lit) {
+        String name = lit.getFileName() == null ? "" : lit.getFileName().toString();
+        return lit.startsWith(p.workspace()) && HOST_FILE_NAMES.contains(name)
+                && p.protectedLiterals().contains(lit) && !Files.exists(lit, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** The paths among {@code paths} that no other one contains (a dir deny covers everything under it). */
+    static List<Path> outermost(Collection<Path> paths) {
+        List<Path> out = new ArrayList<>();
+        for (Path a : paths) {
+            boolean covered = false;
+            for (Path b : paths) {
+                if (!a.equals(b) && a.startsWith(b)) {
+                    covered = true;
+                    break;
+                }
+            }
+            if (!covered && !out.contains(a)) {
+                out.add(a);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Takes a repository a command created out of host git's sight: a {@code .git} dir or file is moved to
+     * {@code qdir/<its parent>/dot-git}; a bare layout loses its {@code HEAD} (moved likewise), so git no longer
+     * recognises it. Returns where it went, or null when it could not be moved (a symlink on the way).
+     */
+    static Path neutralise(Path ws, Path repo, Path qdir) {
+        Path victim = repo.getFileName().toString().equals(".git") ? repo : repo.resolve("HEAD");
+        try {
+            if (!ProtectedScan.insideWs(ws, victim)) {
+                return null;
+            }
+            Path rel = ws.relativize(victim);
+            Path dest = qdir.resolve(rel.getParent() == null ? "" : rel.getParent().toString())
+                    .resolve(victim.getFileName().toString().equals(".git") ? "dot-git" : "HEAD");
+            // by descriptor, never following a symlink a still-running sandboxed process swapped in (item 3)
+            NoFollowFs.move(victim, dest);
+            return dest;
+        } catch (IOException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+}
