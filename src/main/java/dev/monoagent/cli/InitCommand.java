@@ -66,8 +66,10 @@ final class InitCommand implements Callable<Integer> {
         Scaffold.apply(plan);
         ctx.out().println("Initialized agent folder " + ws + ".");
         if (model == null) {
-            ctx.out().println("Next: set runtime.model in mono-agent.config.json (or pass --model), then run "
-                    + "mono-agent validate.");
+            // no preset carries a model: say plainly that start will refuse, and how to fix it in one command
+            ctx.out().println("No model set (runtime.model): mono-agent start refuses until one is. Set it with "
+                    + "mono-agent init --force" + (preset == null ? "" : " --preset " + preset)
+                    + " --model <provider>:<model>, or edit mono-agent.config.json; then run mono-agent validate.");
         } else {
             ctx.out().println("Next: mono-agent sandbox status, then mono-agent validate --preset code-sandbox.");
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.monoagent.common.Event;
+import dev.monoagent.common.EventSink;
 import dev.monoagent.common.ProbeResult;
 import dev.monoagent.common.Violation;
 import dev.monoagent.config.LoadedConfig;
@@ -11,6 +12,7 @@ import dev.monoagent.sandbox.CommandSpec;
 import dev.monoagent.sandbox.ExecOutcome;
 import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
+import dev.monoagent.sandbox.PolicyBaseline;
 import dev.monoagent.sandbox.SandboxStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -210,6 +212,10 @@ final class SandboxCommand implements Runnable {
         @Option(names = "--timeout-ms", paramLabel = "MS", description = "Timeout (default 120000).")
         long timeoutMs = 120_000;
 
+        @Option(names = PolicyBaseline.ACCEPT_FLAG, description = "Accept a sandbox policy weaker than the one last "
+                + "accepted for this workspace (without it the command is refused and the difference shown).")
+        boolean acceptPolicyChange;
+
         @Parameters(paramLabel = "CMD", arity = "0..*", description = "The command and its arguments (after --).")
         List<String> command = new ArrayList<>();
 
@@ -231,6 +237,19 @@ final class SandboxCommand implements Runnable {
                     seen.add(v.violation());
                 }
             }, host(ctx))) {
+                // a policy weaker than the accepted one (the agent may have edited the config) needs a human
+                PolicyBaseline.Decision d = PolicyBaseline.check(sb.policy());
+                EventSink log = e -> { };
+                if (d instanceof PolicyBaseline.Decision.Weaker w && !acceptPolicyChange) {
+                    PolicyBaseline.refused(sb.policy(), w, "refused", log);
+                    ctx.err().println(PolicyBaseline.refusal(w));
+                    return ExitCodes.ERROR;
+                }
+                PolicyBaseline.accept(sb.policy(), d, switch (d) {
+                    case PolicyBaseline.Decision.Weaker w -> PolicyBaseline.ACCEPT_FLAG;
+                    case PolicyBaseline.Decision.Stronger st -> "stronger";
+                    case PolicyBaseline.Decision.Same sm -> "first use";
+                }, log);
                 CommandSpec spec = new CommandSpec(command, ctx.cwd().toAbsolutePath(),
                         java.time.Duration.ofMillis(timeoutMs), null, Map.of(), null, callId, "sandbox-run",
                         CommandSpec.DEFAULT_MAX_OUTPUT);

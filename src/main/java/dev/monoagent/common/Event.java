@@ -42,4 +42,20 @@ public sealed interface Event {
     record SelfCheckFinished(Instant time, boolean passed, List<ProbeResult> results) implements Event {}
 
     record MemoryRecalled(Instant time, String runId, int items) implements Event {}
+
+    /**
+     * The sandbox policy of a workspace changed against the one last accepted (issue 9 item 1).
+     *
+     * @param workspace the agent folder
+     * @param changes   each difference, one sentence naming the config key
+     * @param weaker    it grants more than the accepted one
+     * @param applied   false when a weaker policy was refused (nothing ran under it)
+     * @param by        who decided: "first use", "stronger", "--accept-policy-change", "dialog", "refused"
+     */
+    record PolicyChanged(Instant time, String workspace, List<String> changes, boolean weaker, boolean applied,
+                         String by) implements Event {
+        public PolicyChanged {
+            changes = List.copyOf(changes);
+        }
+    }
 }

@@ -98,8 +98,18 @@ final class ProtectedFinder {
             cmd.add("-g");
             cmd.add(g);
         }
+        // rg exits 1 when nothing matched
+        byte[] bytes = listing(cmd, p.workspace(), 1);
+        return bytes == null ? null : bytes.length == 0 ? List.of() : decode(p.workspace(), bytes);
+    }
+
+    /**
+     * Runs a listing command in {@code dir} with an empty environment (bounded); its stdout, empty for exit code
+     * {@code emptyExit}, or null on any other failure.
+     */
+    private static byte[] listing(List<String> cmd, Path dir, int emptyExit) {
         try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(p.workspace().toFile());
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
             pb.environment().clear();
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Process proc = pb.start();
@@ -110,13 +120,10 @@ final class ProtectedFinder {
                 return null;
             }
             byte[] bytes = out.get(10, TimeUnit.SECONDS);
-            if (proc.exitValue() == 1) {
-                return List.of();
+            if (proc.exitValue() == emptyExit) {
+                return new byte[0];
             }
-            if (proc.exitValue() != 0) {
-                return null;
-            }
-            return decode(p.workspace(), bytes);
+            return proc.exitValue() == 0 ? bytes : null;
         } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             return null;
         } catch (InterruptedException e) {
@@ -163,29 +170,9 @@ final class ProtectedFinder {
         }
         List<String> cmd = List.of(find.toString(), "-P", ".", "-mindepth", "1", "(", "-type", "l", "-o", "-type", "p",
                 "-o", "-type", "s", "-o", "-type", "b", "-o", "-type", "c", ")", "-print0");
-        try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(p.workspace().toFile());
-            pb.environment().clear();
-            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-            Process proc = pb.start();
-            proc.getOutputStream().close();
-            Future<byte[]> out = ProcessRunner.IO.submit(() -> readAll(proc.getInputStream()));
-            if (!proc.waitFor(60, TimeUnit.SECONDS)) {
-                proc.destroyForcibly();
-                return null;
-            }
-            byte[] bytes = out.get(10, TimeUnit.SECONDS);
-            if (proc.exitValue() != 0) {
-                return null;
-            }
-            List<Path> all = decode(p.workspace(), bytes);
-            return all == null ? null : all.stream().filter(f -> interesting(p, f)).toList();
-        } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
+        byte[] bytes = listing(cmd, p.workspace(), -1);
+        List<Path> all = bytes == null ? null : decode(p.workspace(), bytes);
+        return all == null ? null : all.stream().filter(f -> interesting(p, f)).toList();
     }
 
     private static byte[] readAll(InputStream in) throws IOException {

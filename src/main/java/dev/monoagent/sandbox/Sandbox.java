@@ -368,6 +368,11 @@ public final class Sandbox implements AutoCloseable {
         return quickStatus(cfg, HostEnv.detect());
     }
 
+    /** The compiled policy for a config, proving nothing (for the accepted-policy check before a start). */
+    public static Policy policyFor(LoadedConfig cfg, HostEnv env) {
+        return PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
+    }
+
     public static SandboxStatus quickStatus(LoadedConfig cfg, HostEnv env) {
         Policy p = PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
         SrtRuntime.Resolution r = new SrtRuntime(env).cheapStatus();

@@ -13,4 +13,12 @@ public interface DialogService {
 
     /** Asks where to save; empty when cancelled. */
     Optional<Path> askSaveFile(String title, String initialName);
+
+    /**
+     * Asks the human to confirm something that weakens protection; false (the safe answer) unless they press the
+     * confirming button. The default refuses, so an implementation that cannot ask never weakens anything.
+     */
+    default boolean confirmWeaker(String title, String details, String confirmLabel) {
+        return false;
+    }
 }

@@ -33,6 +33,22 @@ public final class FxDialogService implements DialogService {
     }
 
     @Override
+    public boolean confirmWeaker(String title, String details, String confirmLabel) {
+        javafx.scene.control.ButtonType yes = new javafx.scene.control.ButtonType(confirmLabel,
+                javafx.scene.control.ButtonBar.ButtonData.OK_DONE);
+        javafx.scene.control.ButtonType no = new javafx.scene.control.ButtonType("Keep it refused",
+                javafx.scene.control.ButtonBar.ButtonData.CANCEL_CLOSE);
+        Alert a = new Alert(Alert.AlertType.WARNING, details, no, yes);
+        a.initOwner(owner);
+        a.setTitle("mono-agent");
+        a.setHeaderText(title);
+        // the safe choice is the default button: Enter does not weaken the sandbox
+        ((javafx.scene.control.Button) a.getDialogPane().lookupButton(yes)).setDefaultButton(false);
+        ((javafx.scene.control.Button) a.getDialogPane().lookupButton(no)).setDefaultButton(true);
+        return a.showAndWait().filter(b -> b == yes).isPresent();
+    }
+
+    @Override
     public Optional<Path> askSaveFile(String title, String initialName) {
         FileChooser fc = new FileChooser();
         fc.setTitle(title);

@@ -33,6 +33,10 @@ public final class WorkbenchApp extends Application {
         });
         Context ctx = CONTEXT;
         ServiceLayer services = ctx.services();
+        if (!policyAccepted(services, dialogs)) {
+            Platform.exit();
+            return;
+        }
         engine = new EngineSandbox(services.config());
         tools = new ToolsRunner(services.config(), engine);
         workbench = Workbench.open(stage, services.workspace(), engine, tools, ctx.executor(), dialogs, true,
@@ -40,6 +44,37 @@ public final class WorkbenchApp extends Application {
         services.sandboxState(workbench.model()::sandboxSummary);
         ctx.bridge().attach(stage);
         stage.show();
+    }
+
+    /**
+     * A policy weaker than the one last accepted for this workspace is applied only after the human confirms it in a
+     * dialog that lists each widening (issue 9 item 1); refused, the window does not open. Either way it is logged.
+     */
+    static boolean policyAccepted(ServiceLayer services, DialogService dialogs) {
+        dev.monoagent.sandbox.Policy pol = dev.monoagent.sandbox.Sandbox.policyFor(services.config(),
+                dev.monoagent.sandbox.HostEnv.detect());
+        dev.monoagent.sandbox.PolicyBaseline.Decision d = dev.monoagent.sandbox.PolicyBaseline.check(pol);
+        try {
+            if (d instanceof dev.monoagent.sandbox.PolicyBaseline.Decision.Weaker w) {
+                boolean yes = dialogs.confirmWeaker("The sandbox policy is weaker than the one you last accepted",
+                        "Changes that grant the agent more:\n- " + String.join("\n- ", w.weaker())
+                                + "\n\nIf you did not make this change, the agent may have. Keep it refused to "
+                                + "start nothing.", "Accept the weaker policy");
+                if (!yes) {
+                    dev.monoagent.sandbox.PolicyBaseline.refused(pol, w, "refused", e -> { });
+                    return false;
+                }
+            }
+            dev.monoagent.sandbox.PolicyBaseline.accept(pol, d, switch (d) {
+                case dev.monoagent.sandbox.PolicyBaseline.Decision.Weaker w -> "dialog";
+                case dev.monoagent.sandbox.PolicyBaseline.Decision.Stronger st -> "stronger";
+                case dev.monoagent.sandbox.PolicyBaseline.Decision.Same sm -> "first use";
+            }, e -> { });
+            return true;
+        } catch (java.io.IOException e) {
+            dialogs.showError("Could not record the accepted sandbox policy", e);
+            return false;
+        }
     }
 
     @Override

@@ -63,6 +63,20 @@ class CliTest {
         assertTrue(Files.readString(ws.resolve(ConfigLoader.CONFIG_FILE)).contains("anthropic:claude-x"));
     }
 
+    /** Issue 9 "also seen": a preset writes no model, so init says start will refuse and how to fix it. */
+    @Test
+    void initWithPresetAndNoModelSaysStartWillRefuseAndModelFlagFixesIt() throws Exception {
+        CliHarness.Result r = run("init", "--preset", "code-sandbox");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("No model set (runtime.model): mono-agent start refuses until one is. Set it "
+                + "with mono-agent init --force --preset code-sandbox --model <provider>:<model>"), r.out());
+        assertTrue(!Files.readString(ws.resolve("mono-agent.config.json")).contains("\"model\""));
+        CliHarness.Result fixed = run("init", "--force", "--preset", "code-sandbox", "--model", "openai:gpt-5");
+        assertEquals(0, fixed.exit(), fixed.err());
+        assertTrue(Files.readString(ws.resolve("mono-agent.config.json")).contains("\"model\" : \"openai:gpt-5\""));
+        assertTrue(Files.readString(ws.resolve("mono-agent.config.json")).contains("\"mode\" : \"localhost\""));
+    }
+
     @Test
     void initDryRunWritesNothingAndBadFlagsAreNamed() throws Exception {
         CliHarness.Result r = run("init", "--preset", "code-sandbox", "--model", "openai:gpt-5", "--dry-run");

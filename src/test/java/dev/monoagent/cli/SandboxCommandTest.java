@@ -1,6 +1,7 @@
 package dev.monoagent.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.monoagent.sandbox.HostEnv;
@@ -8,6 +9,7 @@ import dev.monoagent.sandbox.TestEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,5 +77,44 @@ class SandboxCommandTest {
         assertTrue(r.err().contains("Error: Sandbox engine is unavailable and policy is fail-closed."), r.err());
         assertTrue(r.err().contains("[sandbox_check_failed]"), r.err());
         assertTrue(!Files.exists(marker));
+    }
+
+    /**
+     * Issue 9, item 1 (defence in depth): after the agent (or anyone) weakens the config, sandbox run refuses,
+     * naming each widening and the flag; nothing runs; the refusal and the later acceptance are logged events.
+     */
+    @Test
+    void weakerPolicyThanAcceptedIsRefusedUntilAccepted() throws Exception {
+        CliHarness.Result first = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
+        assertEquals(0, first.exit(), first.err());
+        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
+                + "\"sandbox\":{\"mode\":\"off\",\"network\":{\"mode\":\"all\"},\"writableRoots\":[\".\",\"/tmp\"],"
+                + "\"denyWrite\":[\"x\"]}}");
+        Path marker = tmp.resolve("ran-on-host");
+        CliHarness.Result r = CliHarness.run(ws, env, "sandbox", "run", "--", "touch", marker.toString());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertFalse(Files.exists(marker), "a weaker policy was applied without confirmation");
+        for (String s : List.of("[sandbox_policy_weaker]", "sandbox.mode: native -> off",
+                "sandbox.network.mode: localhost -> all", "sandbox.writableRoots: adds /tmp",
+                "sandbox.denyWrite: no longer protects .env.*", "--accept-policy-change")) {
+            assertTrue(r.err().contains(s), s + " in: " + r.err());
+        }
+        CliHarness.Result again = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
+        assertEquals(1, again.exit(), "still refused on the next call: " + again.err());
+        try {
+            CliHarness.Result start = CliHarness.run(ws, env, "start", "--headless");
+            assertEquals(1, start.exit(), "start must refuse the weaker policy: " + start.out() + start.err());
+            assertTrue(start.err().contains("[sandbox_policy_weaker]") && start.err().contains("--accept-policy-change"),
+                    start.err());
+        } finally {
+            CliHarness.run(ws, env, "stop");
+        }
+        CliHarness.Result ok = CliHarness.run(ws, env, "sandbox", "run", "--accept-policy-change", "--", "true");
+        assertEquals(0, ok.exit(), ok.err());
+        CliHarness.Result after = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
+        assertEquals(0, after.exit(), "accepted once, then the new baseline: " + after.err());
+        String log = Files.readString(ws.resolve(".mono-agent/policy-changes.jsonl"));
+        assertTrue(log.contains("\"type\":\"PolicyChanged\"") && log.contains("\"applied\":false")
+                && log.contains("\"by\":\"--accept-policy-change\""), log);
     }
 }

@@ -95,7 +95,8 @@ class WorkbenchFxTest {
                 && !git.getChildren().get(0).getValue().name().equals("loading…"));
         assertEquals(List.of("hooks", "config"), git.getChildren().stream().map(i -> i.getValue().name()).toList());
         assertTrue(git.getChildren().stream().allMatch(i -> i.getValue().protectedPath()));
-        assertEquals(3, robot.lookup(".protected-badge").queryAll().size(), "badges on .env, .git/config, hooks");
+        // the whole .git is read-only to the agent (issue 9 item 2), so .git itself carries a badge too
+        assertEquals(4, robot.lookup(".protected-badge").queryAll().size(), "badges on .git, .env, .git/config, hooks");
 
         // Check: every probe row, badge ENFORCING
         robot.clickOn("#sandbox-check");

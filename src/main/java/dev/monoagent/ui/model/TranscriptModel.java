@@ -78,6 +78,9 @@ public final class TranscriptModel {
                     + " (" + s.results().size() + " probes)");
             case Event.ProbeFinished p -> { /* shown in the sandbox panel */ }
             case Event.MemoryRecalled m -> system(m, "Recalled " + m.items() + " memory items");
+            case Event.PolicyChanged c -> system(c, "Sandbox policy " + (c.applied() ? "changed" : "change REFUSED")
+                    + (c.weaker() ? " (weaker, " + c.by() + ")" : " (" + c.by() + ")") + ": "
+                    + String.join("; ", c.changes()));
         }
     }
 
