@@ -91,9 +91,9 @@ final class HostControl {
                 acc = acc.resolve(rel.getName(i));
                 if (rel.getName(i).toString().equals(".git")) {
                     inGit = true;
-                    if (Files.isSymbolicLink(acc)) {
-                        break; // the link is tracked and restored by ProtectedScan.detectGit; srt would deny its target
-                    }
+                    // a nested symlinked .git (e.g. to a repository the agent built in its temp dir) is a repository
+                    // to host git: listed so a new one is neutralised; PolicyCompiler keeps symlinks out of srt's
+                    // deny list (srt would deny the target instead). The workspace's own is ProtectedScan.detectGit's
                     out.add(acc);
                     if (i == rel.getNameCount() - 1 && Files.isRegularFile(acc, LinkOption.NOFOLLOW_LINKS)) {
                         Path target = gitdirTarget(acc);
@@ -120,9 +120,11 @@ final class HostControl {
 
     /** Whether host git would take {@code dir} itself for a (bare) repository. */
     static boolean bareLayout(Path dir) {
-        return dir != null && Files.isRegularFile(dir.resolve("HEAD"), LinkOption.NOFOLLOW_LINKS)
-                && Files.isDirectory(dir.resolve("objects"), LinkOption.NOFOLLOW_LINKS)
-                && Files.isDirectory(dir.resolve("refs"), LinkOption.NOFOLLOW_LINKS);
+        // git accepts a symlinked HEAD ("refs/..." target) and symlinked objects/ and refs/ dirs, so do we
+        Path head = dir == null ? null : dir.resolve("HEAD");
+        return head != null && Files.exists(head, LinkOption.NOFOLLOW_LINKS)
+                && !Files.isDirectory(head, LinkOption.NOFOLLOW_LINKS)
+                && Files.isDirectory(dir.resolve("objects")) && Files.isDirectory(dir.resolve("refs"));
     }
 
     /** The directory a {@code gitdir: <path>} file points to (absolute, normalized), or null. */

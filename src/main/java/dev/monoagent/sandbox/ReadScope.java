@@ -18,12 +18,13 @@ import java.util.stream.Stream;
  *
  * <p>srt reads deny-then-allow: every top-level entry of {@code /} that is not a system directory is read-denied (a
  * tmpfs), and the allowed dirs beneath are bound back. Inside the system dirs the secrets a root-run sandbox could
- * otherwise read are denied too ({@link #SYSTEM_SECRETS}).
+ * otherwise read are denied too ({@link #SYSTEM_SECRETS}). {@code /run} is not a system dir here: it holds container
+ * secrets ({@code /run/secrets}) and per-user runtime dirs.
  */
 public final class ReadScope {
     /** Top-level system directories commands need (binaries, libraries, config, kernel interfaces). */
     public static final List<String> SYSTEM = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-            "/etc", "/proc", "/dev", "/sys", "/run");
+            "/etc", "/proc", "/dev", "/sys");
 
     /** Secrets inside the system directories (readable to root, and the sandbox may run as root). */
     public static final List<String> SYSTEM_SECRETS = List.of("/etc/shadow", "/etc/shadow-", "/etc/gshadow",

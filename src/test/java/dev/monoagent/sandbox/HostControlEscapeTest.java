@@ -223,4 +223,31 @@ class HostControlEscapeTest {
             assertEquals(before2, tree(custom));
         }
     }
+
+    /**
+     * Variants found by attacking the fixes above: a bare layout whose HEAD is a symlink (git accepts it), and a
+     * nested {@code .git} that is a symlink to a repository built in the sandbox's own temp dir (outside the
+     * workspace, so no workspace scan sees the repository itself).
+     */
+    @Test
+    void symlinkedHeadAndSymlinkedNestedGitAreNeutralised() throws Exception {
+        Path ws = repo("variants");
+        Path marker = tmp.resolve("pwned-variants");
+        String evilConfig = "printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = \"touch " + marker
+                + "; false\"\\n'";
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            bash(sb, ws, "mkdir -p a/objects a/refs/heads && ln -s refs/heads/m a/HEAD && " + evilConfig
+                    + " > a/config");
+            bash(sb, ws, "R=$TMPDIR/evil && mkdir -p $R/objects $R/refs/heads sub && echo 'ref: refs/heads/m' > $R/HEAD"
+                    + " && " + evilConfig + " > $R/config && ln -s $R sub/.git");
+            for (String dir : List.of("a", "sub")) {
+                if (Files.isDirectory(ws.resolve(dir))) {
+                    run(ws.resolve(dir), "git", "status");
+                    run(ws.resolve(dir), "git", "log");
+                }
+            }
+            assertFalse(Files.exists(marker), "host git ran the agent's fsmonitor");
+            assertFalse(Files.exists(ws.resolve("sub/.git"), LinkOption.NOFOLLOW_LINKS), "symlinked nested .git kept");
+        }
+    }
 }

@@ -40,11 +40,15 @@ class SrtConfigGoldenTest {
                         WS.resolve("pkg/.bashrc")),
                 Set.of(WS.resolve("vendor/lib/.git/config"), WS.resolve("vendor/lib/.git/hooks")),
                 Set.of(Path.of("/srv/out")),
-                Map.of(HOME, List.of(HOME.resolve(".ssh"), HOME.resolve("docs"), HOME.resolve("project"))));
+                Map.of(HOME, List.of(HOME.resolve(".ssh"), HOME.resolve("docs"), HOME.resolve("project"))),
+                // issue 9: whole git control dirs (workspace and nested) and the absent host files left unmounted
+                List.of(WS.resolve(".git"), WS.resolve("vendor/lib/.git")),
+                Set.of(WS.resolve("mono-agent.config.json"), WS.resolve("IDENTITY.md")));
         List<Path> deny = PolicyCompiler.denyLiterals(p, facts);
         PolicyCompiler.EngineFacts engine = new PolicyCompiler.EngineFacts(HOME, Path.of("/tmp/mono-agent-1000/s-1"),
                 Path.of("/usr/bin/bwrap"), Path.of("/usr/bin/socat"), Path.of("/usr/bin/rg"),
-                CACHE.resolve("srt/apply-seccomp"), List.of(CACHE.resolve("srt"), Path.of("/usr/bin"), HOME));
+                CACHE.resolve("srt/apply-seccomp"), List.of(CACHE.resolve("srt"), Path.of("/usr/bin"), HOME),
+                List.of(Path.of("/srv"), Path.of("/tmp"), Path.of("/opt"), Path.of("/etc/ssh")));
         SrtConfig cfg = PolicyCompiler.srtConfig(p, deny, engine, List.of(5432), facts);
         String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(cfg.toMap())
                 .replace("\r\n", "\n") + "\n";
