@@ -4,7 +4,7 @@ import dev.monoagent.config.ConfigView;
 import dev.monoagent.config.Enums.Fallback;
 import dev.monoagent.config.Enums.SandboxMode;
 import dev.monoagent.config.LoadedConfig;
-import dev.monoagent.config.ModelRef;
+import dev.monoagent.model.ModelRef;
 import dev.monoagent.config.MonoConfig;
 import dev.monoagent.config.Presets;
 import dev.monoagent.model.auth.AuthStatus;

@@ -248,7 +248,7 @@ public final class ConfigLoader {
         for (Map.Entry<String, MonoConfig.Provider> p : cfg.providers().entrySet()) {
             String base = p.getValue().baseUrl();
             String field = "providers." + p.getKey() + ".baseUrl";
-            if (base == null && !ModelRef.BUILT_IN_PROVIDERS.contains(p.getKey())) {
+            if (base == null && !ModelRefGrammar.BUILT_IN_PROVIDERS.contains(p.getKey())) {
                 errors.add(new ConfigError(field, field + " is required for a provider that is not built in."));
             } else if (base != null && !base.matches("https?://[^\\s]+")) {
                 errors.add(new ConfigError(field, field + " must be an http:// or https:// URL, got \"" + base + "\"."));
@@ -257,7 +257,7 @@ public final class ConfigLoader {
         String model = cfg.runtime().model();
         if (model != null) {
             try {
-                ModelRef.parse(model, envNameOf.getOrDefault("runtime.model", "runtime.model"), extraProviders);
+                ModelRefGrammar.parse(model, envNameOf.getOrDefault("runtime.model", "runtime.model"), extraProviders);
             } catch (ConfigException e) {
                 errors.addAll(e.errors());
             }

@@ -46,13 +46,26 @@ public record MonoConfig(
             @Doc("Model reference <provider>:<model>, e.g. openai-codex:gpt-5.6-terra. Required. Env: MONO_AGENT_MODEL.")
                     String model,
             @Doc("Per-request timeout for model calls, in milliseconds.") @Range(min = 1000, max = 3600000)
-                    int requestTimeoutMs) {
-        public static final Runtime DEFAULTS = new Runtime(null, 600000);
+                    int requestTimeoutMs,
+            @Doc("Retries of transient model failures (rate limit, overload, 5xx, network, timeout).") Retry retry) {
+        public static final Runtime DEFAULTS = new Runtime(null, 600000, Retry.DEFAULTS);
+    }
+
+    /** {@code runtime.retry}. */
+    public record Retry(
+            @Doc("Attempts per model request, counting the first; 1 = no retry.") @Range(min = 1, max = 10)
+                    int primaryAttempts,
+            @Doc("First backoff between attempts in milliseconds; doubles each retry.") @Range(min = 0, max = 60000)
+                    int backoffMs,
+            @Doc("Longest backoff (and longest honoured retry-after) in milliseconds.") @Range(min = 0, max = 300000)
+                    int maxBackoffMs) {
+        public static final Retry DEFAULTS = new Retry(2, 1000, 15000);
     }
 
     /** One entry of {@code providers}. */
     public record Provider(
-            @Doc("Base URL of the provider's HTTP API.") String baseUrl,
+            @Doc("Base URL of the provider's HTTP API (overrides a built-in provider's default, e.g. for a gateway, "
+                    + "proxy or test server).") String baseUrl,
             @Doc("Name of the env var holding the API key (the key itself never goes in this file).") String apiKeyEnv,
             @Doc("Wire protocol the endpoint speaks.") ProviderApi api) {
         public static final Provider DEFAULTS = new Provider(null, null, null);

@@ -38,7 +38,7 @@ public final class Scaffold {
                 .orElseThrow(() -> new ConfigException("--preset", "--preset " + r.presetId()
                         + " is not a preset; choose one of " + String.join(", ", Presets.ids()) + "."));
         if (r.model() != null) {
-            ModelRef.parse(r.model(), "--model", Set.of());
+            ModelRefGrammar.parse(r.model(), "--model", Set.of());
         }
         if (r.memory() != null && Enums.parse(Enums.MemoryMode.class, r.memory()) == null) {
             throw new ConfigException("--memory", "--memory must be one of "

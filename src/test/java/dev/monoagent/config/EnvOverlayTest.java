@@ -119,8 +119,8 @@ class EnvOverlayTest {
         assertEquals("ollama:gemma4:31b", lc.config().runtime().model());
         assertEquals(Source.ENV, lc.sourceOf("runtime.model"));
         assertEquals(MemoryMode.JOURNAL, lc.config().memory().mode());
-        assertEquals(new ModelRef("ollama", "gemma4:31b"),
-                ModelRef.parse("pi:ollama:gemma4:31b", "runtime.model", java.util.Set.of()));
+        assertEquals(new ModelRefGrammar.Parts("ollama", "gemma4:31b"),
+                ModelRefGrammar.parse("pi:ollama:gemma4:31b", "runtime.model", java.util.Set.of()));
     }
 
     @Test

@@ -4,10 +4,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A {@code <provider>:<model>} reference. Only the first colon splits ({@code ollama:gemma4:31b}); a leading
- * {@code pi:} is dropped; retired provider prefixes are rejected with the named replacement.
+ * The grammar of a {@code <provider>:<model>} reference, kept in config because validation needs it; the typed
+ * reference the model layer works with is {@code dev.monoagent.model.ModelRef}. Only the first colon splits
+ * ({@code ollama:gemma4:31b}); a leading {@code pi:} is dropped; retired provider prefixes are rejected with the
+ * named replacement.
  */
-public record ModelRef(String provider, String model) {
+public final class ModelRefGrammar {
 
     /** Providers built into the product; a {@code providers} entry adds more. */
     public static final Set<String> BUILT_IN_PROVIDERS =
@@ -19,19 +21,19 @@ public record ModelRef(String provider, String model) {
             "claude", "anthropic",
             "claude-code", "anthropic");
 
-    @Override
-    public String toString() {
-        return provider + ":" + model;
-    }
+    /** The two halves of a valid reference. */
+    public record Parts(String provider, String model) {}
+
+    private ModelRefGrammar() {}
 
     /**
-     * Parses a reference.
+     * Checks and splits a reference.
      *
      * @param text            the raw value
      * @param field           how to name the value in errors ({@code runtime.model} or {@code MONO_AGENT_MODEL})
      * @param extraProviders  provider names configured under {@code providers}
      */
-    public static ModelRef parse(String text, String field, Set<String> extraProviders) throws ConfigException {
+    public static Parts parse(String text, String field, Set<String> extraProviders) throws ConfigException {
         String raw = text == null ? "" : text.trim();
         String s = raw.startsWith("pi:") ? raw.substring(3) : raw;
         int colon = s.indexOf(':');
@@ -47,9 +49,14 @@ public record ModelRef(String provider, String model) {
                     .formatted(provider, replacement, model));
         }
         if (!BUILT_IN_PROVIDERS.contains(provider) && !extraProviders.contains(provider)) {
-            throw new ConfigException(field, head + "unknown provider %s; known: %s (or add it under providers)"
-                    .formatted(provider, String.join(", ", BUILT_IN_PROVIDERS.stream().sorted().toList())));
+            throw new ConfigException(field, head + unknownProvider(provider));
         }
-        return new ModelRef(provider, model);
+        return new Parts(provider, model);
+    }
+
+    /** The sentence for a provider that is neither built in nor configured. */
+    public static String unknownProvider(String provider) {
+        return "unknown provider %s; known: %s (or add it under providers)"
+                .formatted(provider, String.join(", ", BUILT_IN_PROVIDERS.stream().sorted().toList()));
     }
 }

@@ -1,0 +1,87 @@
+package dev.monoagent.model;
+
+import dev.monoagent.config.ConfigException;
+import dev.monoagent.config.ConfigView;
+import dev.monoagent.config.Enums.ProviderApi;
+import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.config.ModelRefGrammar;
+import dev.monoagent.config.MonoConfig;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Makes the {@link ModelClient} for a model reference from the configuration: the provider's wire, its base URL
+ * (built-in default, or {@code providers.<id>.baseUrl}), its key ({@code providers.<id>.apiKeyEnv} or the
+ * provider's standard variable, read from the environment or {@code .env}), {@code runtime.retry} and
+ * {@code runtime.requestTimeoutMs}. Nothing here touches the network or loads an SDK.
+ */
+public final class ModelClients {
+
+    /** A built-in provider's wire and default base URL. */
+    record BuiltIn(ProviderApi api, String baseUrl) {}
+
+    static final Map<String, BuiltIn> BUILT_IN = Map.of(
+            "openai-codex", new BuiltIn(ProviderApi.OPENAI_RESPONSES, "https://chatgpt.com/backend-api"),
+            "openai", new BuiltIn(ProviderApi.OPENAI_RESPONSES, "https://api.openai.com/v1"),
+            "anthropic", new BuiltIn(ProviderApi.ANTHROPIC_MESSAGES, "https://api.anthropic.com"),
+            "ollama", new BuiltIn(ProviderApi.OPENAI_CHAT, "http://localhost:11434/v1"),
+            "lmstudio", new BuiltIn(ProviderApi.OPENAI_CHAT, "http://localhost:1234/v1"),
+            "openrouter", new BuiltIn(ProviderApi.OPENAI_CHAT, "https://openrouter.ai/api/v1"),
+            "openai_compat", new BuiltIn(ProviderApi.OPENAI_CHAT, null));
+
+    private ModelClients() {}
+
+    /**
+     * The client for {@code ref}.
+     *
+     * @param codex the ChatGPT sign-in for {@code openai-codex}; null when none is available (the first call then
+     *              fails with {@code auth_required} naming the login command)
+     * @throws ConfigException when the provider is unknown or has no base URL
+     */
+    public static ModelClient create(ModelRef ref, LoadedConfig lc, CodexCredentials codex) throws ConfigException {
+        MonoConfig cfg = lc.config();
+        String id = ref.provider();
+        MonoConfig.Provider custom = cfg.providers().get(id);
+        BuiltIn builtIn = BUILT_IN.get(id);
+        if (builtIn == null && custom == null) {
+            throw new ConfigException("runtime.model", "runtime.model `%s` is not a valid runtime model reference:\n%s"
+                    .formatted(ref, ModelRefGrammar.unknownProvider(id)));
+        }
+        String baseUrl = custom != null && custom.baseUrl() != null ? custom.baseUrl()
+                : builtIn == null ? null : builtIn.baseUrl();
+        if (baseUrl == null) {
+            String field = "providers." + id + ".baseUrl";
+            throw new ConfigException(field, field + " is required for provider " + id + ".");
+        }
+        ProviderApi api = custom != null && custom.api() != null ? custom.api()
+                : builtIn == null ? ProviderApi.OPENAI_CHAT : builtIn.api();
+        String keyEnv = custom != null && custom.apiKeyEnv() != null ? custom.apiKeyEnv()
+                : ConfigView.PROVIDER_KEY_ENV.get(id);
+        String key = keyEnv == null ? null : lc.envValue(keyEnv);
+        RetryPolicy retry = RetryPolicy.of(cfg.runtime().retry());
+        Duration timeout = Duration.ofMillis(cfg.runtime().requestTimeoutMs());
+        if (id.equals("openai-codex")) {
+            CodexCredentials creds = codex != null ? codex : () -> {
+                throw new AuthRequiredException("Not signed in to ChatGPT; run: " + CodexCredentials.LOGIN_COMMAND);
+            };
+            return ResponsesClient.codex(baseUrl, retry, timeout, creds);
+        }
+        return switch (api) {
+            case OPENAI_RESPONSES -> ResponsesClient.withApiKey(id, baseUrl, retry, timeout, key,
+                    keyEnv == null ? "an API key" : keyEnv);
+            case ANTHROPIC_MESSAGES, OPENAI_CHAT -> new NotBuiltClient(id, api);
+        };
+    }
+
+    /** A wire this build cannot speak yet; says so on the first call instead of pretending. */
+    private record NotBuiltClient(String provider, ProviderApi api) implements ModelClient {
+        @Override
+        public ModelEvent.Terminal stream(ModelRequest request, java.util.function.Consumer<ModelEvent> sink,
+                                          CancelSignal cancel) {
+            ModelEvent.Failed f = new ModelEvent.Failed(FailureKind.PROVIDER_UNAVAILABLE,
+                    provider + ": the " + api.wire() + " wire is not built in this build yet", 0);
+            sink.accept(f);
+            return f;
+        }
+    }
+}

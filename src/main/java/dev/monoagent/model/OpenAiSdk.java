@@ -1,0 +1,150 @@
+package dev.monoagent.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.openai.client.OpenAIClientAsync;
+import com.openai.client.okhttp.OpenAIOkHttpClientAsync;
+import com.openai.core.ObjectMappers;
+import com.openai.core.http.AsyncStreamResponse;
+import com.openai.errors.OpenAIInvalidDataException;
+import com.openai.errors.OpenAIIoException;
+import com.openai.errors.OpenAIServiceException;
+import com.openai.errors.SseException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+
+/**
+ * The parts of {@code com.openai:openai-java} our OpenAI-shaped clients share: building the SDK client (its own
+ * retries off: {@link RetryingClient} decides), pumping a stream to the caller with cancel wired to the HTTP call,
+ * and mapping the SDK's exceptions into {@link ProviderFailure}s. Referenced only from a first model call, so the
+ * SDK's classes stay off the start-up path.
+ */
+final class OpenAiSdk {
+    private OpenAiSdk() {}
+
+    static OpenAIClientAsync client(String baseUrl, String apiKey, Duration timeout, Map<String, String> headers) {
+        OpenAIOkHttpClientAsync.Builder b = OpenAIOkHttpClientAsync.builder()
+                .baseUrl(baseUrl)
+                .apiKey(apiKey == null ? "unused" : apiKey)
+                .maxRetries(0)
+                .timeout(timeout)
+                .addInterceptor(HttpCalls.INSTANCE);
+        headers.forEach(b::putHeader);
+        return b.build();
+    }
+
+    /**
+     * Streams {@code response}'s events as JSON trees into {@code onEvent} on the calling thread until
+     * {@code onEvent} returns a result or the stream ends (then {@code atEnd} is thrown).
+     */
+    static <T, R> R pump(String provider, String authFix, String tag, AsyncStreamResponse<T> response,
+                         CancelSignal cancel, EventHandler<R> onEvent, ProviderFailure atEnd) throws ProviderFailure {
+        EventPump<JsonNode> pump = new EventPump<>();
+        response.subscribe(new AsyncStreamResponse.Handler<T>() {
+            @Override
+            public void onNext(T event) {
+                pump.offer(ObjectMappers.jsonMapper().valueToTree(event));
+            }
+
+            @Override
+            public void onComplete(Optional<Throwable> error) {
+                pump.complete(error);
+            }
+        });
+        try (AutoCloseable reg = cancel.onCancel(() -> {
+            HttpCalls.INSTANCE.cancel(tag);
+            response.close();
+            pump.cancel();
+        })) {
+            JsonNode ev;
+            while ((ev = pump.take()) != null) {
+                R done = onEvent.on(ev);
+                if (done != null) {
+                    // The body may stay open after the terminal event: drop the connection, not just the reader.
+                    HttpCalls.INSTANCE.cancel(tag);
+                    response.close();
+                    return done;
+                }
+            }
+            throw atEnd;
+        } catch (ProviderFailure | EventPump.CancelledException e) {
+            HttpCalls.INSTANCE.cancel(tag);
+            throw e instanceof ProviderFailure pf ? pf
+                    : ProviderFailure.permanent(FailureKind.CANCELLED, 0, "cancelled");
+        } catch (Throwable t) {
+            HttpCalls.INSTANCE.cancel(tag);
+            throw failure(provider, t, authFix);
+        } finally {
+            HttpCalls.INSTANCE.forget(tag);
+        }
+    }
+
+    /** A fresh per-attempt tag for {@link HttpCalls}. */
+    static String newTag() {
+        return java.util.UUID.randomUUID().toString();
+    }
+
+    /** One mapped event: a result ends the stream. */
+    @FunctionalInterface
+    interface EventHandler<R> {
+        R on(JsonNode event) throws ProviderFailure;
+    }
+
+    /** Classifies whatever the SDK threw. */
+    static ProviderFailure failure(String provider, Throwable t, String authFix) {
+        Throwable e = t;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        if (e instanceof ProviderFailure pf) {
+            return pf;
+        }
+        if (e instanceof SseException s) {
+            JsonNode body = tree(s.body());
+            JsonNode err = body.has("error") ? body.get("error") : body;
+            return Failures.inStream(provider, err.path("code").asText(err.path("type").asText("")),
+                    err.path("message").asText(""));
+        }
+        if (e instanceof OpenAIServiceException s) {
+            return Failures.http(provider, s.statusCode(), name -> first(s.headers().values(name)), tree(s.body()),
+                    authFix);
+        }
+        if (e instanceof OpenAIIoException || e instanceof java.io.IOException) {
+            return ProviderFailure.transientFailure(0, -1, provider + ": network error ("
+                    + rootMessage(e) + ")");
+        }
+        if (e instanceof OpenAIInvalidDataException
+                || e instanceof com.fasterxml.jackson.core.JacksonException) {
+            return ProviderFailure.transientFailure(0, -1, provider + ": malformed stream event ("
+                    + rootMessage(e) + ")");
+        }
+        return ProviderFailure.transientFailure(0, -1, provider + ": " + e.getClass().getSimpleName() + " ("
+                + rootMessage(e) + ")");
+    }
+
+    static JsonNode tree(Object sdkJson) {
+        try {
+            return ObjectMappers.jsonMapper().valueToTree(sdkJson);
+        } catch (IllegalArgumentException e) {
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
+    }
+
+    private static String first(List<String> values) {
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable r = e;
+        while (r.getCause() != null && r.getCause() != r) {
+            r = r.getCause();
+        }
+        String m = r.getMessage();
+        return r.getClass().getSimpleName() + (m == null ? "" : ": " + (m.length() > 200 ? m.substring(0, 200) : m));
+    }
+
+}

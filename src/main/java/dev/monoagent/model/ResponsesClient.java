@@ -1,0 +1,142 @@
+package dev.monoagent.model;
+
+import com.openai.client.OpenAIClientAsync;
+import com.openai.core.JsonValue;
+import com.openai.models.responses.ResponseCreateParams;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code openai} (Responses API with an API key) and {@code openai-codex} (the same wire on the ChatGPT backend at
+ * {@code {base}/codex/responses}, with a sign-in token and the account header) through the OpenAI SDK. Stateless:
+ * {@code store:false}, the whole conversation each turn, reasoning replayed from its encrypted content.
+ */
+final class ResponsesClient extends RetryingClient {
+    /** Sent as {@code originator} to the Codex backend. */
+    static final String ORIGINATOR = "mono-agent";
+
+    private final String baseUrl;
+    private final Duration timeout;
+    private final String apiKey;
+    private final String keyEnv;
+    private final CodexCredentials codex;
+    private volatile OpenAIClientAsync sdk;
+
+    private ResponsesClient(String provider, String baseUrl, RetryPolicy policy, Duration timeout, String apiKey,
+                            String keyEnv, CodexCredentials codex) {
+        super(provider, policy);
+        this.baseUrl = baseUrl;
+        this.timeout = timeout;
+        this.apiKey = apiKey;
+        this.keyEnv = keyEnv;
+        this.codex = codex;
+    }
+
+    /** The Responses API with an API key ({@code apiKey} null = missing, reported on the first call). */
+    static ResponsesClient withApiKey(String provider, String baseUrl, RetryPolicy policy, Duration timeout,
+                                      String apiKey, String keyEnv) {
+        return new ResponsesClient(provider, baseUrl, policy, timeout, apiKey, keyEnv, null);
+    }
+
+    /** The ChatGPT Codex backend; {@code baseUrl} is the backend root ({@code https://chatgpt.com/backend-api}). */
+    static ResponsesClient codex(String baseUrl, RetryPolicy policy, Duration timeout, CodexCredentials creds) {
+        return new ResponsesClient("openai-codex", baseUrl, policy, timeout, null, null, creds);
+    }
+
+    private OpenAIClientAsync sdk() {
+        OpenAIClientAsync s = sdk;
+        if (s == null) {
+            synchronized (this) {
+                if (sdk == null) {
+                    sdk = codex != null
+                            ? OpenAiSdk.client(strip(baseUrl) + "/codex", null, timeout,
+                                    Map.of("OpenAI-Beta", "responses=experimental", "originator", ORIGINATOR))
+                            : OpenAiSdk.client(baseUrl, apiKey, timeout, Map.of());
+                }
+                s = sdk;
+            }
+        }
+        return s;
+    }
+
+    private static String strip(String url) {
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    @Override
+    ModelEvent.Completed attempt(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel)
+            throws ProviderFailure {
+        if (codex == null && apiKey == null) {
+            throw ProviderFailure.permanent(FailureKind.AUTH_REQUIRED, 0, provider() + ": no API key; set "
+                    + keyEnv + " (exported or in .env)");
+        }
+        CodexToken token = codex == null ? null : token(null);
+        for (int authTry = 0; ; authTry++) {
+            try {
+                return once(request, sink, cancel, token);
+            } catch (ProviderFailure f) {
+                if (codex == null || f.status != 401 || authTry > 0 || cancel.isCancelled()) {
+                    throw f;
+                }
+                token = token(token);
+            }
+        }
+    }
+
+    /** The current sign-in, or after a 401 the recovered one; auth trouble is a permanent auth_required. */
+    private CodexToken token(CodexToken rejected) throws ProviderFailure {
+        try {
+            return rejected == null ? codex.current() : codex.afterUnauthorized(rejected);
+        } catch (AuthRequiredException e) {
+            throw ProviderFailure.permanent(FailureKind.AUTH_REQUIRED, rejected == null ? 0 : 401, e.getMessage());
+        }
+    }
+
+    private ModelEvent.Completed once(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel,
+                                      CodexToken token) throws ProviderFailure {
+        ResponseCreateParams.Builder b = ResponseCreateParams.builder()
+                .model(request.model())
+                .instructions(request.instructions())
+                .store(false)
+                .putAdditionalBodyProperty("input", JsonValue.fromJsonNode(ResponsesWire.input(request.input())))
+                .putAdditionalBodyProperty("include", JsonValue.from(List.of("reasoning.encrypted_content")));
+        if (!request.tools().isEmpty()) {
+            b.putAdditionalBodyProperty("tools", JsonValue.fromJsonNode(ResponsesWire.tools(request.tools())))
+                    .putAdditionalBodyProperty("tool_choice", JsonValue.from("auto"))
+                    .parallelToolCalls(true);
+        }
+        if (request.sessionId() != null) {
+            b.promptCacheKey(request.sessionId());
+        }
+        if (codex != null || reasoningModel(request.model())) {
+            b.putAdditionalBodyProperty("reasoning", JsonValue.from(Map.of("summary", "auto")));
+        }
+        String authFix = "check " + keyEnv;
+        if (token != null) {
+            b.putAdditionalHeader("Authorization", "Bearer " + token.accessToken())
+                    .putAdditionalHeader("chatgpt-account-id", token.accountId());
+            if (request.sessionId() != null) {
+                b.putAdditionalHeader("session_id", request.sessionId());
+            }
+            authFix = "run: " + CodexCredentials.LOGIN_COMMAND;
+        }
+        ResponsesWire.Reader reader = new ResponsesWire.Reader(provider());
+        String tag = OpenAiSdk.newTag();
+        b.putAdditionalHeader(HttpCalls.TAG, tag);
+        try {
+            return OpenAiSdk.pump(provider(), authFix, tag, sdk().responses().createStreaming(b.build()), cancel,
+                    ev -> reader.on(ev, sink), reader.end());
+        } catch (ProviderFailure f) {
+            throw f;
+        } catch (RuntimeException e) {
+            throw OpenAiSdk.failure(provider(), e, authFix);
+        }
+    }
+
+    /** Models that take a {@code reasoning} parameter (sending it to others is a 400). */
+    static boolean reasoningModel(String model) {
+        return model.matches("(?i)^(o\\d|gpt-5|codex).*");
+    }
+}
