@@ -69,19 +69,9 @@ public final class ModelClients {
         return switch (api) {
             case OPENAI_RESPONSES -> ResponsesClient.withApiKey(id, baseUrl, retry, timeout, key,
                     keyEnv == null ? "an API key" : keyEnv);
-            case ANTHROPIC_MESSAGES, OPENAI_CHAT -> new NotBuiltClient(id, api);
+            case ANTHROPIC_MESSAGES -> new AnthropicClient(id, baseUrl, retry, timeout, key,
+                    keyEnv == null ? "an API key" : keyEnv, Math.max(1024, cfg.context().reserveTokens()));
+            case OPENAI_CHAT -> new ChatClient(id, baseUrl, retry, timeout, key, keyEnv);
         };
-    }
-
-    /** A wire this build cannot speak yet; says so on the first call instead of pretending. */
-    private record NotBuiltClient(String provider, ProviderApi api) implements ModelClient {
-        @Override
-        public ModelEvent.Terminal stream(ModelRequest request, java.util.function.Consumer<ModelEvent> sink,
-                                          CancelSignal cancel) {
-            ModelEvent.Failed f = new ModelEvent.Failed(FailureKind.PROVIDER_UNAVAILABLE,
-                    provider + ": the " + api.wire() + " wire is not built in this build yet", 0);
-            sink.accept(f);
-            return f;
-        }
     }
 }

@@ -13,9 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.function.Consumer;
 
 /**
  * The parts of {@code com.openai:openai-java} our OpenAI-shaped clients share: building the SDK client (its own
@@ -37,14 +34,11 @@ final class OpenAiSdk {
         return b.build();
     }
 
-    /**
-     * Streams {@code response}'s events as JSON trees into {@code onEvent} on the calling thread until
-     * {@code onEvent} returns a result or the stream ends (then {@code atEnd} is thrown).
-     */
+    /** Runs {@code response} through a {@link StreamPump} with OpenAI's exception mapping. */
     static <T, R> R pump(String provider, String authFix, String tag, AsyncStreamResponse<T> response,
-                         CancelSignal cancel, EventHandler<R> onEvent, ProviderFailure atEnd) throws ProviderFailure {
-        EventPump<JsonNode> pump = new EventPump<>();
-        response.subscribe(new AsyncStreamResponse.Handler<T>() {
+                         CancelSignal cancel, StreamPump.EventHandler<R> onEvent, StreamPump.AtEnd<R> atEnd)
+            throws ProviderFailure {
+        return StreamPump.run(tag, pump -> response.subscribe(new AsyncStreamResponse.Handler<T>() {
             @Override
             public void onNext(T event) {
                 pump.offer(ObjectMappers.jsonMapper().valueToTree(event));
@@ -54,52 +48,12 @@ final class OpenAiSdk {
             public void onComplete(Optional<Throwable> error) {
                 pump.complete(error);
             }
-        });
-        try (AutoCloseable reg = cancel.onCancel(() -> {
-            HttpCalls.INSTANCE.cancel(tag);
-            response.close();
-            pump.cancel();
-        })) {
-            JsonNode ev;
-            while ((ev = pump.take()) != null) {
-                R done = onEvent.on(ev);
-                if (done != null) {
-                    // The body may stay open after the terminal event: drop the connection, not just the reader.
-                    HttpCalls.INSTANCE.cancel(tag);
-                    response.close();
-                    return done;
-                }
-            }
-            throw atEnd;
-        } catch (ProviderFailure | EventPump.CancelledException e) {
-            HttpCalls.INSTANCE.cancel(tag);
-            throw e instanceof ProviderFailure pf ? pf
-                    : ProviderFailure.permanent(FailureKind.CANCELLED, 0, "cancelled");
-        } catch (Throwable t) {
-            HttpCalls.INSTANCE.cancel(tag);
-            throw failure(provider, t, authFix);
-        } finally {
-            HttpCalls.INSTANCE.forget(tag);
-        }
-    }
-
-    /** A fresh per-attempt tag for {@link HttpCalls}. */
-    static String newTag() {
-        return java.util.UUID.randomUUID().toString();
-    }
-
-    /** One mapped event: a result ends the stream. */
-    @FunctionalInterface
-    interface EventHandler<R> {
-        R on(JsonNode event) throws ProviderFailure;
+        }), response::close, cancel, onEvent, atEnd, t -> failure(provider, t, authFix));
     }
 
     /** Classifies whatever the SDK threw. */
     static ProviderFailure failure(String provider, Throwable t, String authFix) {
-        Throwable e = t;
-        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-            e = e.getCause();
-        }
+        Throwable e = StreamPump.unwrap(t);
         if (e instanceof ProviderFailure pf) {
             return pf;
         }
@@ -115,15 +69,15 @@ final class OpenAiSdk {
         }
         if (e instanceof OpenAIIoException || e instanceof java.io.IOException) {
             return ProviderFailure.transientFailure(0, -1, provider + ": network error ("
-                    + rootMessage(e) + ")");
+                    + StreamPump.rootMessage(e) + ")");
         }
         if (e instanceof OpenAIInvalidDataException
                 || e instanceof com.fasterxml.jackson.core.JacksonException) {
             return ProviderFailure.transientFailure(0, -1, provider + ": malformed stream event ("
-                    + rootMessage(e) + ")");
+                    + StreamPump.rootMessage(e) + ")");
         }
         return ProviderFailure.transientFailure(0, -1, provider + ": " + e.getClass().getSimpleName() + " ("
-                + rootMessage(e) + ")");
+                + StreamPump.rootMessage(e) + ")");
     }
 
     static JsonNode tree(Object sdkJson) {
@@ -137,14 +91,4 @@ final class OpenAiSdk {
     private static String first(List<String> values) {
         return values == null || values.isEmpty() ? null : values.get(0);
     }
-
-    static String rootMessage(Throwable e) {
-        Throwable r = e;
-        while (r.getCause() != null && r.getCause() != r) {
-            r = r.getCause();
-        }
-        String m = r.getMessage();
-        return r.getClass().getSimpleName() + (m == null ? "" : ": " + (m.length() > 200 ? m.substring(0, 200) : m));
-    }
-
 }

@@ -123,11 +123,13 @@ final class ResponsesClient extends RetryingClient {
             authFix = "run: " + CodexCredentials.LOGIN_COMMAND;
         }
         ResponsesWire.Reader reader = new ResponsesWire.Reader(provider());
-        String tag = OpenAiSdk.newTag();
+        String tag = StreamPump.newTag();
         b.putAdditionalHeader(HttpCalls.TAG, tag);
         try {
             return OpenAiSdk.pump(provider(), authFix, tag, sdk().responses().createStreaming(b.build()), cancel,
-                    ev -> reader.on(ev, sink), reader.end());
+                    ev -> reader.on(ev, sink), () -> {
+                        throw reader.end();
+                    });
         } catch (ProviderFailure f) {
             throw f;
         } catch (RuntimeException e) {
