@@ -1,0 +1,107 @@
+package dev.monoagent.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the vendor SDK costs per turn against a hand-written {@code java.net.http} Responses reader, in one process
+ * against the same local fake: the first call of each (cold: class loading and SDK set-up, the hand-written path
+ * measured first so the SDK cannot warm shared JDK classes for it) and warm medians. Not part of the normal run:
+ * {@code mvn -B -q test -Dtest=ModelWireBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+class ModelWireBenchmark {
+    static final int WARM = 30;
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void sdkVersusHandWritten() throws Exception {
+        String body = Scripts.responses().reasoning("thinking about it").text("Hello", " there", "!")
+                .toolCall("call_1", "Read", "{\"path\":", "\"a\"}").completed(10, 5).build();
+        try (FakeModelServer server = FakeModelServer.start()) {
+            for (int i = 0; i < 2 * (WARM + 1); i++) {
+                server.enqueue(Reply.sse(body));
+            }
+            String base = server.baseUrl() + "/v1";
+            HttpClient http = HttpClient.newHttpClient();
+            long t0 = System.nanoTime();
+            assertEquals("Hello there!", handWritten(http, base));
+            long coldHand = System.nanoTime() - t0;
+
+            ModelClient sdk = ResponsesClient.withApiKey("openai", base, new RetryPolicy(1, 0, 0),
+                    Duration.ofSeconds(120), "sk-bench", "OPENAI_API_KEY");
+            t0 = System.nanoTime();
+            assertEquals("Hello there!", Turns.run(sdk, Turns.ask("x")).text());
+            long coldSdk = System.nanoTime() - t0;
+
+            long[] hand = new long[WARM];
+            long[] viaSdk = new long[WARM];
+            for (int i = 0; i < WARM; i++) {
+                t0 = System.nanoTime();
+                handWritten(http, base);
+                hand[i] = System.nanoTime() - t0;
+                t0 = System.nanoTime();
+                Turns.run(sdk, Turns.ask("x"));
+                viaSdk[i] = System.nanoTime() - t0;
+            }
+            System.out.printf("[ModelWireBenchmark] load: %s%n", load());
+            System.out.printf("[ModelWireBenchmark] first call: hand-written %.0f ms, SDK %.0f ms (%.1fx)%n",
+                    coldHand / 1e6, coldSdk / 1e6, (double) coldSdk / coldHand);
+            System.out.printf("[ModelWireBenchmark] warm median of %d: hand-written %.2f ms, SDK %.2f ms (%.1fx)%n",
+                    WARM, median(hand) / 1e6, median(viaSdk) / 1e6, (double) median(viaSdk) / median(hand));
+        }
+    }
+
+    /** The minimal hand-written path: POST, read SSE lines, take deltas, stop at response.completed. */
+    static String handWritten(HttpClient http, String base) throws Exception {
+        String req = JSON.writeValueAsString(JSON.createObjectNode().put("model", "gpt-test").put("stream", true)
+                .put("store", false).put("input", "x"));
+        HttpRequest r = HttpRequest.newBuilder(URI.create(base + "/responses"))
+                .header("authorization", "Bearer sk-bench").header("content-type", "application/json")
+                .header("accept", "text/event-stream").POST(HttpRequest.BodyPublishers.ofString(req)).build();
+        HttpResponse<java.io.InputStream> resp = http.send(r, HttpResponse.BodyHandlers.ofInputStream());
+        StringBuilder text = new StringBuilder();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(resp.body(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (!line.startsWith("data: ")) {
+                    continue;
+                }
+                JsonNode ev = JSON.readTree(line.substring(6));
+                String type = ev.path("type").asText();
+                if (type.equals("response.output_text.delta")) {
+                    text.append(ev.path("delta").asText());
+                } else if (type.equals("response.completed")) {
+                    break;
+                }
+            }
+        }
+        return text.toString();
+    }
+
+    static long median(long[] xs) {
+        long[] s = xs.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    static String load() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
+}
