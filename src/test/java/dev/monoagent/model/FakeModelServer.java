@@ -37,7 +37,11 @@ public final class FakeModelServer implements AutoCloseable {
     private volatile CountDownLatch disconnected = new CountDownLatch(1);
 
     private FakeModelServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        this(0);
+    }
+
+    private FakeModelServer(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         server.setExecutor(Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "fake-model-server");
             t.setDaemon(true);
@@ -101,6 +105,13 @@ public final class FakeModelServer implements AutoCloseable {
         ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), List.copyOf(v)));
         requests.add(new Recorded(ex.getRequestMethod(), ex.getRequestURI().getPath(), headers,
                 new String(body, StandardCharsets.UTF_8)));
+        String unpaired = unpairedToolItems(new String(body, StandardCharsets.UTF_8));
+        if (unpaired != null) {
+            // Real servers refuse a history whose tool calls and results do not pair up; so do we.
+            serve(ex, Reply.json(400, JSON.createObjectNode().set("error", JSON.createObjectNode()
+                    .put("message", unpaired).put("type", "invalid_request_error")).toString()));
+            return;
+        }
         Reply r = replies.poll();
         if (r == null) {
             r = Reply.json(500, "{\"error\":{\"message\":\"fake server: no scripted reply left\",\"type\":\"server_error\"}}");
@@ -150,6 +161,95 @@ public final class FakeModelServer implements AutoCloseable {
             return;
         }
         ex.close();
+    }
+
+    /**
+     * The pairing rule every provider enforces, checked on any of the three request shapes: each tool result
+     * answers an earlier call, and each call is answered before the history goes on (Anthropic: in the next
+     * message). Returns the complaint, or null when the history is well formed.
+     */
+    static String unpairedToolItems(String body) {
+        JsonNode req;
+        try {
+            req = JSON.readTree(body);
+        } catch (IOException e) {
+            return null;
+        }
+        if (req == null || !req.isObject()) {
+            return null;
+        }
+        java.util.Set<String> open = new java.util.LinkedHashSet<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (JsonNode item : req.path("input")) {
+            String type = item.path("type").asText();
+            if (type.equals("function_call")) {
+                open.add(item.path("call_id").asText());
+                seen.add(item.path("call_id").asText());
+            } else if (type.equals("function_call_output") && !open.remove(item.path("call_id").asText())) {
+                return "No tool call found for function call output with call_id "
+                        + item.path("call_id").asText() + ".";
+            }
+        }
+        for (JsonNode m : req.path("messages")) {
+            if (m.path("role").asText().equals("tool") && !open.remove(m.path("tool_call_id").asText())) {
+                return "Invalid parameter: messages with role 'tool' must be a response to a preceding message "
+                        + "with 'tool_calls'.";
+            }
+            if (m.path("role").asText().equals("user") && m.path("content").isArray()) {
+                for (JsonNode b : m.path("content")) {
+                    if (b.path("type").asText().equals("tool_result") && !open.remove(b.path("tool_use_id").asText())) {
+                        return "unexpected `tool_use_id` found in `tool_result` blocks: "
+                                + b.path("tool_use_id").asText();
+                    }
+                }
+            }
+            if (!open.isEmpty() && (m.path("role").asText().equals("assistant")
+                    || m.path("role").asText().equals("user") && !m.path("content").isArray())) {
+                return "`tool_use` ids were found without `tool_result` blocks immediately after: "
+                        + String.join(", ", open);
+            }
+            for (JsonNode tc : m.path("tool_calls")) {
+                open.add(tc.path("id").asText());
+            }
+            for (JsonNode b : m.path("content")) {
+                if (b.path("type").asText().equals("tool_use")) {
+                    open.add(b.path("id").asText());
+                }
+            }
+        }
+        return open.isEmpty() ? null : "No tool output found for tool call " + String.join(", ", open) + ".";
+    }
+
+    /**
+     * Serves scripted turns from a shell, for trying the agent offline:
+     * {@code java -cp <test-classpath> dev.monoagent.model.FakeModelServer PORT WIRE TURNS.json} where WIRE is
+     * responses | anthropic | chat and TURNS.json is a list of {@code {"reasoning"?, "text"?, "calls"?:[{"id",
+     * "name","arguments":{…}}]}}, served one per request, then the last one again. Prints the base URL.
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 3) {
+            throw new IllegalArgumentException("usage: FakeModelServer PORT responses|anthropic|chat TURNS.json");
+        }
+        Scripts.Wire wire = Scripts.Wire.valueOf(args[1].toUpperCase(Locale.ROOT));
+        List<Reply> turns = new ArrayList<>();
+        for (JsonNode t : JSON.readTree(java.nio.file.Path.of(args[2]).toFile())) {
+            List<Scripts.Call> calls = new ArrayList<>();
+            for (JsonNode c : t.path("calls")) {
+                calls.add(new Scripts.Call(c.path("id").asText("call_" + calls.size()), c.path("name").asText(),
+                        c.path("arguments").toString()));
+            }
+            turns.add(Scripts.turn(wire, new Scripts.Turn(t.path("reasoning").textValue(), t.path("text").textValue(),
+                    calls)));
+        }
+        FakeModelServer s = new FakeModelServer(Integer.parseInt(args[0]));
+        s.enqueue(turns.toArray(Reply[]::new));
+        for (int i = 0; i < 1000; i++) {
+            s.enqueue(turns.get(turns.size() - 1));
+        }
+        java.io.PrintStream out = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out),
+                true, StandardCharsets.UTF_8);
+        out.println(s.baseUrl());
+        s.stopped.await();
     }
 
     private static void sleep(long ms) {
