@@ -6,6 +6,9 @@ import dev.monoagent.config.Enums.ProviderApi;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.ModelRefGrammar;
 import dev.monoagent.config.MonoConfig;
+import dev.monoagent.model.auth.AuthRequiredException;
+import dev.monoagent.model.auth.CodexCredential;
+import dev.monoagent.model.auth.CodexCredentials;
 import java.time.Duration;
 import java.util.Map;
 
@@ -29,13 +32,26 @@ public final class ModelClients {
             "openrouter", new BuiltIn(ProviderApi.OPENAI_CHAT, "https://openrouter.ai/api/v1"),
             "openai_compat", new BuiltIn(ProviderApi.OPENAI_CHAT, null));
 
+    /** Stands in when the caller has no sign-in store: every call is auth_required naming the login command. */
+    private static final CodexCredentials NO_SIGN_IN = new CodexCredentials() {
+        @Override
+        public CodexCredential current() {
+            throw new AuthRequiredException("openai-codex", "No ChatGPT sign-in is available.");
+        }
+
+        @Override
+        public CodexCredential afterUnauthorized(CodexCredential rejected) {
+            return current();
+        }
+    };
+
     private ModelClients() {}
 
     /**
      * The client for {@code ref}.
      *
-     * @param codex the ChatGPT sign-in for {@code openai-codex}; null when none is available (the first call then
-     *              fails with {@code auth_required} naming the login command)
+     * @param codex the ChatGPT sign-in for {@code openai-codex} (the auth package's {@code CodexAuth}); null when
+     *              none is available (the first call then fails with {@code auth_required} naming the login command)
      * @throws ConfigException when the provider is unknown or has no base URL
      */
     public static ModelClient create(ModelRef ref, LoadedConfig lc, CodexCredentials codex) throws ConfigException {
@@ -61,9 +77,7 @@ public final class ModelClients {
         RetryPolicy retry = RetryPolicy.of(cfg.runtime().retry());
         Duration timeout = Duration.ofMillis(cfg.runtime().requestTimeoutMs());
         if (id.equals("openai-codex")) {
-            CodexCredentials creds = codex != null ? codex : () -> {
-                throw new AuthRequiredException("Not signed in to ChatGPT; run: " + CodexCredentials.LOGIN_COMMAND);
-            };
+            CodexCredentials creds = codex != null ? codex : NO_SIGN_IN;
             return ResponsesClient.codex(baseUrl, retry, timeout, creds);
         }
         return switch (api) {

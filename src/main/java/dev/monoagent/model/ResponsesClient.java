@@ -1,6 +1,10 @@
 package dev.monoagent.model;
 
 import com.openai.client.OpenAIClientAsync;
+import dev.monoagent.model.auth.AuthRequiredException;
+import dev.monoagent.model.auth.AuthUnavailableException;
+import dev.monoagent.model.auth.CodexCredential;
+import dev.monoagent.model.auth.CodexCredentials;
 import com.openai.core.JsonValue;
 import com.openai.models.responses.ResponseCreateParams;
 import java.time.Duration;
@@ -16,6 +20,8 @@ import java.util.function.Consumer;
 final class ResponsesClient extends RetryingClient {
     /** Sent as {@code originator} to the Codex backend. */
     static final String ORIGINATOR = "mono-agent";
+    /** What to run when the ChatGPT sign-in is refused. */
+    static final String CODEX_LOGIN = "mono-agent auth login openai-codex";
 
     private final String baseUrl;
     private final Duration timeout;
@@ -72,7 +78,7 @@ final class ResponsesClient extends RetryingClient {
             throw ProviderFailure.permanent(FailureKind.AUTH_REQUIRED, 0, provider() + ": no API key; set "
                     + keyEnv + " (exported or in .env)");
         }
-        CodexToken token = codex == null ? null : token(null);
+        CodexCredential token = codex == null ? null : token(null);
         for (int authTry = 0; ; authTry++) {
             try {
                 return once(request, sink, cancel, token);
@@ -85,17 +91,22 @@ final class ResponsesClient extends RetryingClient {
         }
     }
 
-    /** The current sign-in, or after a 401 the recovered one; auth trouble is a permanent auth_required. */
-    private CodexToken token(CodexToken rejected) throws ProviderFailure {
+    /**
+     * The current sign-in, or after a 401 the recovered one. A refused sign-in is a permanent auth_required; an
+     * unreachable authorization server is a transient provider failure (the sign-in may be fine).
+     */
+    private CodexCredential token(CodexCredential rejected) throws ProviderFailure {
         try {
             return rejected == null ? codex.current() : codex.afterUnauthorized(rejected);
         } catch (AuthRequiredException e) {
             throw ProviderFailure.permanent(FailureKind.AUTH_REQUIRED, rejected == null ? 0 : 401, e.getMessage());
+        } catch (AuthUnavailableException e) {
+            throw ProviderFailure.transientFailure(0, -1, "openai-codex: " + e.getMessage());
         }
     }
 
     private ModelEvent.Completed once(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel,
-                                      CodexToken token) throws ProviderFailure {
+                                      CodexCredential token) throws ProviderFailure {
         ResponseCreateParams.Builder b = ResponseCreateParams.builder()
                 .model(request.model())
                 .instructions(request.instructions())
@@ -120,7 +131,7 @@ final class ResponsesClient extends RetryingClient {
             if (request.sessionId() != null) {
                 b.putAdditionalHeader("session_id", request.sessionId());
             }
-            authFix = "run: " + CodexCredentials.LOGIN_COMMAND;
+            authFix = "run: " + CODEX_LOGIN;
         }
         ResponsesWire.Reader reader = new ResponsesWire.Reader(provider());
         String tag = StreamPump.newTag();

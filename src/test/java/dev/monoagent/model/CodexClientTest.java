@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.monoagent.model.auth.AuthRequiredException;
+import dev.monoagent.model.auth.AuthUnavailableException;
+import dev.monoagent.model.auth.CodexCredential;
+import dev.monoagent.model.auth.CodexCredentials;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -24,10 +28,25 @@ class CodexClientTest {
     }
 
     static String jwt(String account) {
-        String payload = "{\"" + CodexToken.AUTH_CLAIM + "\":{\"chatgpt_account_id\":\"" + account
+        String payload = "{\"https://api.openai.com/auth\":{\"chatgpt_account_id\":\"" + account
                 + "\",\"chatgpt_plan_type\":\"plus\"},\"exp\":4102444800}";
         return "aaa." + Base64.getUrlEncoder().withoutPadding().encodeToString(payload.getBytes(StandardCharsets.UTF_8))
                 + ".bbb";
+    }
+
+    /** A fixed sign-in that cannot recover from a 401. */
+    static CodexCredentials fixed(String token, String account) {
+        return new CodexCredentials() {
+            @Override
+            public CodexCredential current() {
+                return new CodexCredential(token, account);
+            }
+
+            @Override
+            public CodexCredential afterUnauthorized(CodexCredential rejected) {
+                throw new AuthRequiredException("openai-codex", "The ChatGPT access token was refused.");
+            }
+        };
     }
 
     ModelClient client(CodexCredentials creds) {
@@ -35,17 +54,10 @@ class CodexClientTest {
     }
 
     @Test
-    void accountIdComesFromTheAuthClaim() throws Exception {
-        assertEquals("acc_test", CodexToken.fromAccessToken(jwt("acc_test")).accountId());
-        assertNull(CodexToken.accountId("not-a-jwt"));
-        assertFalse(CodexToken.fromAccessToken(jwt("acc_test")).toString().contains("aaa."), "toString redacts");
-    }
-
-    @Test
     void speaksTheCodexBackendDialect() {
         String token = jwt("acc_test");
         server.enqueue(Reply.sse(Scripts.responses().reasoning("plan").text("hi").completed(5, 2).build()));
-        Turns.Run r = Turns.run(client(() -> CodexToken.fromAccessToken(token)), Turns.ask("hello"));
+        Turns.Run r = Turns.run(client(fixed(token, "acc_test")), Turns.ask("hello"));
         assertEquals("hi", r.text());
         assertEquals("plan", r.reasoning());
 
@@ -75,15 +87,15 @@ class CodexClientTest {
         AtomicInteger recoveries = new AtomicInteger();
         CodexCredentials creds = new CodexCredentials() {
             @Override
-            public CodexToken current() {
-                return new CodexToken(old, "acc_1");
+            public CodexCredential current() {
+                return new CodexCredential(old, "acc_1");
             }
 
             @Override
-            public CodexToken afterUnauthorized(CodexToken rejected) {
+            public CodexCredential afterUnauthorized(CodexCredential rejected) {
                 recoveries.incrementAndGet();
                 assertEquals(old, rejected.accessToken());
-                return new CodexToken(fresh, "acc_1");
+                return new CodexCredential(fresh, "acc_1");
             }
         };
         server.enqueue(Reply.json(401, "{\"detail\":\"Unauthorized\"}"));
@@ -97,18 +109,45 @@ class CodexClientTest {
     @Test
     void revokedSignInIsAuthRequiredNamingTheCommand() {
         server.enqueue(Reply.json(401, "{\"error\":{\"code\":\"token_revoked\",\"message\":\"revoked\"}}"));
-        Turns.Run r = Turns.run(client(() -> new CodexToken(jwt("a"), "a")), Turns.ask("x"));
+        Turns.Run r = Turns.run(client(fixed(jwt("a"), "a")), Turns.ask("x"));
         assertEquals(FailureKind.AUTH_REQUIRED, r.failed().kind());
-        assertTrue(r.failed().message().contains(CodexCredentials.LOGIN_COMMAND), r.failed().message());
+        assertTrue(r.failed().message().contains("mono-agent auth login openai-codex"), r.failed().message());
         assertEquals(1, server.requests().size());
     }
 
     @Test
     void noSignInFailsBeforeAnyRequest() {
-        Turns.Run r = Turns.run(client(() -> {
-            throw new AuthRequiredException("Not signed in to ChatGPT; run: " + CodexCredentials.LOGIN_COMMAND);
+        Turns.Run r = Turns.run(client(new CodexCredentials() {
+            @Override
+            public CodexCredential current() {
+                throw new AuthRequiredException("openai-codex", "No ChatGPT sign-in is stored for openai-codex.");
+            }
+
+            @Override
+            public CodexCredential afterUnauthorized(CodexCredential rejected) {
+                return current();
+            }
         }), Turns.ask("x"));
         assertEquals(FailureKind.AUTH_REQUIRED, r.failed().kind());
+        assertTrue(r.failed().message().contains("mono-agent auth login openai-codex"), r.failed().message());
+        assertTrue(server.requests().isEmpty());
+    }
+
+    @Test
+    void unreachableAuthServerIsTransientNotAuthRequired() {
+        Turns.Run r = Turns.run(client(new CodexCredentials() {
+            @Override
+            public CodexCredential current() {
+                throw new AuthUnavailableException("the authorization server did not answer");
+            }
+
+            @Override
+            public CodexCredential afterUnauthorized(CodexCredential rejected) {
+                return current();
+            }
+        }), Turns.ask("x"));
+        assertEquals(FailureKind.PROVIDER_UNAVAILABLE, r.failed().kind());
+        assertEquals(2, r.retries().size(), "retried like any transient failure");
         assertTrue(server.requests().isEmpty());
     }
 
@@ -116,7 +155,7 @@ class CodexClientTest {
     void usageLimitIsNotRetried() {
         server.enqueue(Reply.json(429, "{\"error\":{\"type\":\"usage_limit_reached\",\"message\":\"The usage limit "
                 + "has been reached\",\"plan_type\":\"plus\",\"resets_at\":1767225600}}"));
-        Turns.Run r = Turns.run(client(() -> new CodexToken(jwt("a"), "a")), Turns.ask("x"));
+        Turns.Run r = Turns.run(client(fixed(jwt("a"), "a")), Turns.ask("x"));
         assertEquals(FailureKind.USAGE_LIMIT, r.failed().kind());
         assertEquals(1, server.requests().size());
     }
@@ -124,7 +163,7 @@ class CodexClientTest {
     @Test
     void fastApiDetailErrorsAreShown() {
         server.enqueue(Reply.json(400, "{\"detail\":\"Instructions are not valid\"}"));
-        Turns.Run r = Turns.run(client(() -> new CodexToken(jwt("a"), "a")), Turns.ask("x"));
+        Turns.Run r = Turns.run(client(fixed(jwt("a"), "a")), Turns.ask("x"));
         assertEquals(FailureKind.PROVIDER_UNAVAILABLE, r.failed().kind());
         assertTrue(r.failed().message().contains("Instructions are not valid"), r.failed().message());
         assertEquals(1, server.requests().size());
