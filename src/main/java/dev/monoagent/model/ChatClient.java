@@ -43,6 +43,11 @@ final class ChatClient extends RetryingClient {
     }
 
     @Override
+    java.util.List<String> secrets() {
+        return apiKey == null ? java.util.List.of() : java.util.List.of(apiKey);
+    }
+
+    @Override
     ModelEvent.Completed attempt(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel)
             throws ProviderFailure {
         if (apiKey == null && keyEnv != null) {

@@ -29,6 +29,8 @@ final class ResponsesClient extends RetryingClient {
     private final String keyEnv;
     private final CodexCredentials codex;
     private volatile OpenAIClientAsync sdk;
+    /** The last ChatGPT token sent, so a message can never carry it. */
+    private volatile String lastToken;
 
     private ResponsesClient(String provider, String baseUrl, RetryPolicy policy, Duration timeout, String apiKey,
                             String keyEnv, CodexCredentials codex) {
@@ -69,6 +71,18 @@ final class ResponsesClient extends RetryingClient {
 
     private static String strip(String url) {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    @Override
+    java.util.List<String> secrets() {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (apiKey != null) {
+            out.add(apiKey);
+        }
+        if (lastToken != null) {
+            out.add(lastToken);
+        }
+        return out;
     }
 
     @Override
@@ -126,6 +140,7 @@ final class ResponsesClient extends RetryingClient {
         }
         String authFix = "check " + keyEnv;
         if (token != null) {
+            lastToken = token.accessToken();
             b.putAdditionalHeader("Authorization", "Bearer " + token.accessToken())
                     .putAdditionalHeader("chatgpt-account-id", token.accountId());
             if (request.sessionId() != null) {

@@ -29,11 +29,35 @@ abstract class RetryingClient implements ModelClient {
     abstract ModelEvent.Completed attempt(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel)
             throws ProviderFailure;
 
+    /** Secrets this client sends (keys, tokens): scrubbed from every message, should a server echo one back. */
+    java.util.List<String> secrets() {
+        return java.util.List.of();
+    }
+
     @Override
     public final ModelEvent.Terminal stream(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel) {
-        ModelEvent.Terminal end = run(request, sink, cancel);
+        Consumer<ModelEvent> scrubbed = e -> sink.accept(scrub(e));
+        ModelEvent.Terminal end = (ModelEvent.Terminal) scrub(run(request, scrubbed, cancel));
         sink.accept(end);
         return end;
+    }
+
+    private ModelEvent scrub(ModelEvent e) {
+        return switch (e) {
+            case ModelEvent.Failed f -> new ModelEvent.Failed(f.kind(), redact(f.message()), f.status());
+            case ModelEvent.Retrying r -> new ModelEvent.Retrying(r.attempt(), r.delayMs(), redact(r.reason()));
+            default -> e;
+        };
+    }
+
+    private String redact(String text) {
+        String out = text;
+        for (String s : secrets()) {
+            if (s != null && s.length() >= 8) {
+                out = out.replace(s, "<redacted>");
+            }
+        }
+        return out;
     }
 
     private ModelEvent.Terminal run(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel) {

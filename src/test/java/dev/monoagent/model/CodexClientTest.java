@@ -152,6 +152,16 @@ class CodexClientTest {
     }
 
     @Test
+    void aTokenEchoedInARetryReasonIsRedacted() {
+        String token = jwt("acc_r");
+        server.enqueue(Reply.json(503, "{\"detail\":\"overloaded for " + token + "\"}"));
+        server.enqueue(Reply.sse(Scripts.responses().text("ok").completed(1, 1).build()));
+        Turns.Run r = Turns.run(client(fixed(token, "acc_r")), Turns.ask("x"));
+        assertEquals("ok", r.text());
+        assertFalse(r.events().toString().contains(token), r.events().toString());
+    }
+
+    @Test
     void usageLimitIsNotRetried() {
         server.enqueue(Reply.json(429, "{\"error\":{\"type\":\"usage_limit_reached\",\"message\":\"The usage limit "
                 + "has been reached\",\"plan_type\":\"plus\",\"resets_at\":1767225600}}"));

@@ -147,6 +147,15 @@ class ResponsesClientTest {
     }
 
     @Test
+    void aKeyEchoedByTheServerIsRedacted() {
+        server.enqueue(Reply.json(401, "{\"error\":{\"message\":\"Incorrect API key provided: sk-test-123.\","
+                + "\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}"));
+        Turns.Run r = Turns.run(client, Turns.ask("x"));
+        assertFalse(r.failed().message().contains("sk-test-123"), r.failed().message());
+        assertTrue(r.failed().message().contains("<redacted>"), r.failed().message());
+    }
+
+    @Test
     void overloadedIsRetriedUpToTheLimit() {
         for (int i = 0; i < 3; i++) {
             server.enqueue(Reply.json(503, "{\"error\":{\"message\":\"The server is overloaded\",\"type\":"
