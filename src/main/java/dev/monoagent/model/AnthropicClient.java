@@ -25,7 +25,7 @@ final class AnthropicClient extends RetryingClient {
     private final String apiKey;
     private final String keyEnv;
     private final long maxTokens;
-    private volatile AnthropicClientAsync sdk;
+    private final Lazy<AnthropicClientAsync> sdk;
 
     AnthropicClient(String provider, String baseUrl, RetryPolicy policy, Duration timeout, String apiKey,
                     String keyEnv, long maxTokens) {
@@ -35,25 +35,13 @@ final class AnthropicClient extends RetryingClient {
         this.apiKey = apiKey;
         this.keyEnv = keyEnv;
         this.maxTokens = maxTokens;
-    }
-
-    private AnthropicClientAsync sdk() {
-        AnthropicClientAsync s = sdk;
-        if (s == null) {
-            synchronized (this) {
-                if (sdk == null) {
-                    sdk = AnthropicOkHttpClientAsync.builder()
-                            .baseUrl(baseUrl)
-                            .apiKey(apiKey)
-                            .maxRetries(0)
-                            .timeout(timeout)
-                            .addInterceptor(AnthropicCalls.INTERCEPTOR)
-                            .build();
-                }
-                s = sdk;
-            }
-        }
-        return s;
+        this.sdk = new Lazy<>(() -> AnthropicOkHttpClientAsync.builder()
+                .baseUrl(baseUrl)
+                .apiKey(apiKey)
+                .maxRetries(0)
+                .timeout(timeout)
+                .addInterceptor(AnthropicCalls.INTERCEPTOR)
+                .build());
     }
 
     @Override
@@ -65,8 +53,7 @@ final class AnthropicClient extends RetryingClient {
     ModelEvent.Completed attempt(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel)
             throws ProviderFailure {
         if (apiKey == null) {
-            throw ProviderFailure.permanent(FailureKind.AUTH_REQUIRED, 0, provider() + ": no API key; set "
-                    + keyEnv + " (exported or in .env)");
+            throw ProviderFailure.missingKey(provider(), keyEnv);
         }
         MessageCreateParams.Builder b = MessageCreateParams.builder()
                 .model(request.model())
@@ -83,7 +70,7 @@ final class AnthropicClient extends RetryingClient {
         AnthropicWire.Reader reader = new AnthropicWire.Reader(provider());
         String authFix = "check " + keyEnv;
         try {
-            AsyncStreamResponse<?> response = sdk().messages().createStreaming(b.build());
+            AsyncStreamResponse<?> response = sdk.get().messages().createStreaming(b.build());
             return StreamPump.run(tag, pump -> subscribe(response, pump), () -> {
                 response.close();
                 AnthropicCalls.abort(tag);

@@ -19,7 +19,7 @@ final class ChatClient extends RetryingClient {
     private final Duration timeout;
     private final String apiKey;
     private final String keyEnv;
-    private volatile OpenAIClientAsync sdk;
+    private final Lazy<OpenAIClientAsync> sdk;
 
     ChatClient(String provider, String baseUrl, RetryPolicy policy, Duration timeout, String apiKey, String keyEnv) {
         super(provider, policy);
@@ -27,19 +27,7 @@ final class ChatClient extends RetryingClient {
         this.timeout = timeout;
         this.apiKey = apiKey;
         this.keyEnv = keyEnv;
-    }
-
-    private OpenAIClientAsync sdk() {
-        OpenAIClientAsync s = sdk;
-        if (s == null) {
-            synchronized (this) {
-                if (sdk == null) {
-                    sdk = OpenAiSdk.client(baseUrl, apiKey == null ? provider() : apiKey, timeout, Map.of());
-                }
-                s = sdk;
-            }
-        }
-        return s;
+        this.sdk = new Lazy<>(() -> OpenAiSdk.client(baseUrl, apiKey == null ? provider : apiKey, timeout, Map.of()));
     }
 
     @Override
@@ -51,8 +39,7 @@ final class ChatClient extends RetryingClient {
     ModelEvent.Completed attempt(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel)
             throws ProviderFailure {
         if (apiKey == null && keyEnv != null) {
-            throw ProviderFailure.permanent(FailureKind.AUTH_REQUIRED, 0, provider() + ": no API key; set "
-                    + keyEnv + " (exported or in .env)");
+            throw ProviderFailure.missingKey(provider(), keyEnv);
         }
         ChatCompletionCreateParams.Builder b = ChatCompletionCreateParams.builder()
                 .model(request.model())
@@ -66,7 +53,7 @@ final class ChatClient extends RetryingClient {
         ChatWire.Reader reader = new ChatWire.Reader(provider());
         String authFix = keyEnv == null ? "check the endpoint's credentials" : "check " + keyEnv;
         try {
-            return OpenAiSdk.pump(provider(), authFix, tag, sdk().chat().completions().createStreaming(b.build()),
+            return OpenAiSdk.pump(provider(), authFix, tag, sdk.get().chat().completions().createStreaming(b.build()),
                     cancel, ev -> {
                         reader.on(ev, sink);
                         return null;

@@ -24,6 +24,12 @@ final class ProviderFailure extends Exception {
         return new ProviderFailure(FailureKind.PROVIDER_UNAVAILABLE, true, status, retryAfterMs, message);
     }
 
+    /** No key configured: auth_required naming the variable to set; nothing was sent. */
+    static ProviderFailure missingKey(String provider, String keyEnv) {
+        return permanent(FailureKind.AUTH_REQUIRED, 0, provider + ": no API key; set " + keyEnv
+                + " (exported or in .env)");
+    }
+
     static ProviderFailure permanent(FailureKind kind, int status, String message) {
         return new ProviderFailure(kind, false, status, -1, message);
     }

@@ -28,7 +28,7 @@ final class ResponsesClient extends RetryingClient {
     private final String apiKey;
     private final String keyEnv;
     private final CodexCredentials codex;
-    private volatile OpenAIClientAsync sdk;
+    private final Lazy<OpenAIClientAsync> sdk;
     /** The last ChatGPT token sent, so a message can never carry it. */
     private volatile String lastToken;
 
@@ -40,6 +40,10 @@ final class ResponsesClient extends RetryingClient {
         this.apiKey = apiKey;
         this.keyEnv = keyEnv;
         this.codex = codex;
+        this.sdk = new Lazy<>(() -> codex != null
+                ? OpenAiSdk.client(strip(baseUrl) + "/codex", null, timeout,
+                        Map.of("OpenAI-Beta", "responses=experimental", "originator", ORIGINATOR))
+                : OpenAiSdk.client(baseUrl, apiKey, timeout, Map.of()));
     }
 
     /** The Responses API with an API key ({@code apiKey} null = missing, reported on the first call). */
@@ -51,22 +55,6 @@ final class ResponsesClient extends RetryingClient {
     /** The ChatGPT Codex backend; {@code baseUrl} is the backend root ({@code https://chatgpt.com/backend-api}). */
     static ResponsesClient codex(String baseUrl, RetryPolicy policy, Duration timeout, CodexCredentials creds) {
         return new ResponsesClient("openai-codex", baseUrl, policy, timeout, null, null, creds);
-    }
-
-    private OpenAIClientAsync sdk() {
-        OpenAIClientAsync s = sdk;
-        if (s == null) {
-            synchronized (this) {
-                if (sdk == null) {
-                    sdk = codex != null
-                            ? OpenAiSdk.client(strip(baseUrl) + "/codex", null, timeout,
-                                    Map.of("OpenAI-Beta", "responses=experimental", "originator", ORIGINATOR))
-                            : OpenAiSdk.client(baseUrl, apiKey, timeout, Map.of());
-                }
-                s = sdk;
-            }
-        }
-        return s;
     }
 
     private static String strip(String url) {
@@ -89,8 +77,7 @@ final class ResponsesClient extends RetryingClient {
     ModelEvent.Completed attempt(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel)
             throws ProviderFailure {
         if (codex == null && apiKey == null) {
-            throw ProviderFailure.permanent(FailureKind.AUTH_REQUIRED, 0, provider() + ": no API key; set "
-                    + keyEnv + " (exported or in .env)");
+            throw ProviderFailure.missingKey(provider(), keyEnv);
         }
         CodexCredential token = codex == null ? null : token(null);
         for (int authTry = 0; ; authTry++) {
@@ -152,7 +139,7 @@ final class ResponsesClient extends RetryingClient {
         String tag = StreamPump.newTag();
         b.putAdditionalHeader(HttpCalls.TAG, tag);
         try {
-            return OpenAiSdk.pump(provider(), authFix, tag, sdk().responses().createStreaming(b.build()), cancel,
+            return OpenAiSdk.pump(provider(), authFix, tag, sdk.get().responses().createStreaming(b.build()), cancel,
                     ev -> reader.on(ev, sink), () -> {
                         throw reader.end();
                     });
