@@ -55,6 +55,25 @@ final class EventPump<T> {
         return (T) o;
     }
 
+    /**
+     * After the terminal event: waits up to {@code ms} for the body to end on its own (events after it are
+     * dropped). True when it ended cleanly, so the connection can be reused.
+     */
+    boolean drainsWithin(long ms) throws InterruptedException {
+        long until = System.nanoTime() + ms * 1_000_000;
+        long left;
+        while ((left = until - System.nanoTime()) > 0) {
+            Object o = queue.poll(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+            if (o == END) {
+                return true;
+            }
+            if (o == null || o == CANCELLED || o instanceof Failure) {
+                return false;
+            }
+        }
+        return false;
+    }
+
     /** The caller cancelled while waiting. */
     static final class CancelledException extends Exception {
         private static final long serialVersionUID = 1L;

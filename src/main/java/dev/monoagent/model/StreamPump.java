@@ -10,6 +10,9 @@ import java.util.function.Function;
  * provider stops generating), and whatever the SDK throws is classified by {@code classify}.
  */
 final class StreamPump {
+    /** How long a body may take to end after its terminal event before we drop the connection. */
+    static final long DRAIN_MS = 250;
+
     private StreamPump() {}
 
     /** What the end of the body means: a result, or (usually) a failure. */
@@ -44,15 +47,16 @@ final class StreamPump {
             while ((ev = pump.take()) != null) {
                 R done = onEvent.on(ev);
                 if (done != null) {
-                    // The body may stay open after the terminal event: drop the connection, not just the reader.
-                    HttpCalls.INSTANCE.cancel(tag);
-                    close.run();
+                    // A body that ends right after its terminal event leaves a reusable connection; one that stays
+                    // open (seen in the wild) is dropped, not just the reader, so it cannot hold us.
+                    if (!pump.drainsWithin(DRAIN_MS)) {
+                        HttpCalls.INSTANCE.cancel(tag);
+                        close.run();
+                    }
                     return done;
                 }
             }
-            R end = atEnd.end();
-            HttpCalls.INSTANCE.cancel(tag);
-            return end;
+            return atEnd.end();
         } catch (ProviderFailure e) {
             HttpCalls.INSTANCE.cancel(tag);
             throw e;

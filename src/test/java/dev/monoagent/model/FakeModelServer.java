@@ -104,7 +104,7 @@ public final class FakeModelServer implements AutoCloseable {
         Map<String, List<String>> headers = new TreeMap<>();
         ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), List.copyOf(v)));
         requests.add(new Recorded(ex.getRequestMethod(), ex.getRequestURI().getPath(), headers,
-                new String(body, StandardCharsets.UTF_8)));
+                new String(body, StandardCharsets.UTF_8), ex.getRemoteAddress().getPort()));
         String unpaired = unpairedToolItems(new String(body, StandardCharsets.UTF_8));
         if (unpaired != null) {
             // Real servers refuse a history whose tool calls and results do not pair up; so do we.
@@ -260,8 +260,13 @@ public final class FakeModelServer implements AutoCloseable {
         }
     }
 
-    /** One received request; header names are lower-case. */
-    public record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
+    /**
+     * One received request; header names are lower-case.
+     *
+     * @param clientPort the client's port: equal for two requests when the client reused the connection
+     */
+    public record Recorded(String method, String path, Map<String, List<String>> headers, String body,
+                           int clientPort) {
         /** The first value of a header, or null. */
         public String header(String name) {
             List<String> v = headers.get(name.toLowerCase(Locale.ROOT));

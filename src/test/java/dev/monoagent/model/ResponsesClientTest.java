@@ -272,6 +272,15 @@ class ResponsesClientTest {
     }
 
     @Test
+    void aCleanlyEndedStreamLeavesTheConnectionForTheNextTurn() {
+        server.enqueue(Reply.sse(Scripts.responses().text("one").completed(1, 1).build()));
+        server.enqueue(Reply.sse(Scripts.responses().text("two").completed(1, 1).build()));
+        Turns.run(client, Turns.ask("x"));
+        Turns.run(client, Turns.ask("y"));
+        assertEquals(server.request(0).clientPort(), server.request(1).clientPort(), "no new TCP (TLS) handshake");
+    }
+
+    @Test
     void cancelReachesAHangingStreamWithinASecond() throws Exception {
         server.enqueue(Reply.sse(Scripts.responses().text("thinking...").build()).thenHang());
         CancelSignal cancel = new CancelSignal();
