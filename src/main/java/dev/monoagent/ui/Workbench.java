@@ -66,7 +66,10 @@ public final class Workbench implements AutoCloseable {
                         w.watch(dir);
                     }
                 });
-        Scene scene = new Scene(view, 1280, 800);
+        // the scene starts at the window's real size, so the first layout (and the split) is done for that size
+        javafx.geometry.Rectangle2D size = state == null ? new javafx.geometry.Rectangle2D(0, 0, 1280, 800)
+                : state.bounds();
+        Scene scene = new Scene(view, size.getWidth(), size.getHeight());
         Workbench wb = new Workbench(model, view, scene, watcher, state);
         self[0] = wb;
         wb.theme = state == null ? Theme.LIGHT : state.theme();
@@ -75,8 +78,14 @@ public final class Workbench implements AutoCloseable {
         addSignIn(view);
         stage.setTitle("mono-agent — " + workspace.toAbsolutePath().normalize());
         stage.setScene(scene);
+        // a stage may be reused (tests): never keep an earlier workbench's save hook
+        stage.setOnHiding(null);
         if (state != null) {
+            boolean savedSplit = state.hasSavedSplit();
             state.restore(stage, view.horizontalSplit(), view.verticalSplit());
+            if (!savedSplit) {
+                view.applyDefaultSplit(stage.getWidth());
+            }
             stage.setOnHiding(e -> state.save(stage, view.horizontalSplit(), view.verticalSplit()));
         }
         model.start();
@@ -108,6 +117,14 @@ public final class Workbench implements AutoCloseable {
                 view::focusConsole);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.K, KeyCombination.SHORTCUT_DOWN,
                 KeyCombination.SHIFT_DOWN), model.sandbox()::check);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN), model.sandbox()::setup);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.DIGIT5, KeyCombination.SHORTCUT_DOWN),
+                view::focusSandbox);
+        // F6 / Shift+F6 walk the panels, so each one is reachable without a mouse
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F6), () -> view.cyclePanels(true));
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F6, KeyCombination.SHIFT_DOWN),
+                () -> view.cyclePanels(false));
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN,
                 KeyCombination.SHIFT_DOWN), this::toggleTheme);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN,

@@ -38,6 +38,7 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
     private final Map<String, Long> replVars = new HashMap<>();
     private volatile boolean available = true;
     private volatile Instant verified;
+    private volatile CheckReport recorded;
 
     public FakeSandbox(Path workspace) {
         this.policy = PolicyFactory.defaults(workspace);
@@ -66,6 +67,26 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
                 base.fallback(), false, available ? verified : null);
     }
 
+    /** What {@link #lastCheck()} answers, as if a check had been recorded in the private cache. */
+    public void record(CheckReport r) {
+        recorded = r;
+        verified = r.passed() ? r.at() : null;
+    }
+
+    /** A recorded check of every probe at {@code at}; {@code failing} names a probe that failed, or null. */
+    public static CheckReport report(Instant at, String failing) {
+        List<ProbeResult> out = new ArrayList<>();
+        for (String id : PROBES) {
+            out.add(new ProbeResult(id, !id.equals(failing), id.equals(failing) ? id + " failed." : detail(id), 7));
+        }
+        return new CheckReport(failing == null, out, at);
+    }
+
+    @Override
+    public CheckReport lastCheck() {
+        return recorded;
+    }
+
     @Override
     public CheckReport check(Consumer<ProbeResult> onProbe) {
         List<ProbeResult> out = new ArrayList<>();
@@ -82,6 +103,7 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
         if (rep.passed()) {
             verified = rep.at();
         }
+        recorded = rep;
         return rep;
     }
 

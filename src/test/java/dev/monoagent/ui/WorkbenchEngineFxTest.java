@@ -38,10 +38,6 @@ import org.testfx.util.WaitForAsyncUtils;
  */
 @ExtendWith(ApplicationExtension.class)
 class WorkbenchEngineFxTest {
-    static {
-        System.setProperty("headless.geometry", "1280x800-32");
-    }
-
     private Path ws;
     private HostEnv env;
     private Workbench wb;
@@ -62,7 +58,7 @@ class WorkbenchEngineFxTest {
         Files.writeString(ws.resolve("README.md"), "# demo\n");
         Files.createDirectories(ws.resolve(".mono-agent"));
         var cfg = RealEngine.config(ws);
-        engine = new EngineSandbox(cfg, sink -> Sandbox.open(cfg, sink, env));
+        engine = new EngineSandbox(cfg, env);
         tools = new ToolsRunner(cfg, engine);
         executor = new FxTaskExecutor();
         wb = Workbench.open(stage, ws, engine, tools, executor, new WorkbenchFxTest.RecordingDialogs(), true, null);

@@ -1,12 +1,21 @@
 package dev.monoagent.ui;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.monoagent.ui.model.FileEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import javafx.geometry.Bounds;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.TextArea;
+import javafx.scene.text.Text;
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
 import javafx.scene.input.KeyCode;
@@ -31,6 +40,42 @@ final class WorkbenchRobot {
             names.add(c.getValue().name());
         }
         return names;
+    }
+
+    /**
+     * Fails unless {@code node} is shown, inside the window and uncut: it and its parents are visible, its bounds lie
+     * within the scene and within every ancestor's bounds (so no scroll viewport or split pane clips it), and when it
+     * is a {@link Labeled}, the text drawn equals its text (nothing elided).
+     */
+    static void assertShownInFull(Node node) {
+        Scene scene = node.getScene();
+        assertNotNull(scene, node + " is not in the window");
+        Bounds b = node.localToScene(node.getLayoutBounds());
+        String what = (node.getId() == null ? node.toString() : "#" + node.getId()) + " " + b;
+        assertTrue(b.getWidth() > 0 && b.getHeight() > 0, what + " has no size");
+        assertTrue(b.getMinX() >= -0.5 && b.getMinY() >= -0.5 && b.getMaxX() <= scene.getWidth() + 0.5
+                && b.getMaxY() <= scene.getHeight() + 0.5, what + " is outside the window " + scene.getWidth() + "x"
+                + scene.getHeight());
+        for (Node n = node; n != null; n = n.getParent()) {
+            assertTrue(n.isVisible(), what + ": " + n + " is hidden");
+            Bounds a = n.localToScene(n.getLayoutBounds());
+            assertTrue(b.getMinX() >= a.getMinX() - 0.5 && b.getMinY() >= a.getMinY() - 0.5
+                    && b.getMaxX() <= a.getMaxX() + 0.5 && b.getMaxY() <= a.getMaxY() + 0.5,
+                    what + " is cut by its ancestor " + n + " " + a);
+        }
+        if (node instanceof Labeled l) {
+            assertEquals(l.getText(), shownText(l), what + " is elided");
+        }
+    }
+
+    /** The text a label or button actually draws (its skin's text node), with any ellipsis. */
+    static String shownText(Labeled l) {
+        for (Node c : l.getChildrenUnmodifiable()) {
+            if (c instanceof Text t && c != l.getGraphic() && c.getStyleClass().contains("text")) {
+                return t.getText();
+            }
+        }
+        return null;
     }
 
     /** Opens a console tab, types {@code text} into its input and presses Enter. */

@@ -17,6 +17,18 @@ public record Badge(Level level, String text) {
     /** Badge levels; the view maps each to a style class. */
     public enum Level { ENFORCING, UNVERIFIED, BLOCKED, UNSAFE, OFF }
 
+    /** The words that must always show in full: {@code BLOCKED} without its reason, otherwise the whole text. */
+    public String headline() {
+        return level == Level.BLOCKED && text.startsWith(BLOCKED_PREFIX) ? "BLOCKED" : text;
+    }
+
+    /** The reason after {@code BLOCKED — }, or null: shown beside the headline and allowed to shorten. */
+    public String detail() {
+        return level == Level.BLOCKED && text.startsWith(BLOCKED_PREFIX) ? text.substring(BLOCKED_PREFIX.length()) : null;
+    }
+
+    private static final String BLOCKED_PREFIX = "BLOCKED — ";
+
     /** The badge for an effective state, its reason, and the last passing check. */
     public static Badge of(Effective effective, String reason, Instant verified) {
         return switch (effective) {
@@ -25,7 +37,7 @@ public record Badge(Level level, String text) {
                     : new Badge(Level.ENFORCING, "Sandbox: ENFORCING (verified " + HHMM.format(verified) + ")");
             case UNSAFE_HOST_PROCESS -> new Badge(Level.UNSAFE, "UNSAFE HOST FALLBACK");
             case OFF -> new Badge(Level.OFF, "Sandbox: OFF");
-            case BLOCKED -> new Badge(Level.BLOCKED, "BLOCKED — " + (reason == null ? "sandbox not proven" : reason));
+            case BLOCKED -> new Badge(Level.BLOCKED, BLOCKED_PREFIX + (reason == null ? "sandbox not proven" : reason));
         };
     }
 }

@@ -41,12 +41,15 @@ public final class RepoTreeModel {
     private final ObservableSet<Path> changed = FXCollections.observableSet();
     private final ReadOnlyObjectWrapper<DirChange> dirChange = new ReadOnlyObjectWrapper<>();
     private long seq;
+    private final javafx.beans.property.ReadOnlyLongWrapper policyEpoch = new javafx.beans.property.ReadOnlyLongWrapper();
+    private Policy badgedWith;
 
     public RepoTreeModel(Path root, java.util.function.Supplier<Policy> policy, TaskExecutor executor) {
         this.root = root.toAbsolutePath().normalize();
         this.policy = policy;
         this.executor = executor;
         this.litter = new MountPointFilter(this.root, p -> policy.get().isProtected(p));
+        this.badgedWith = policy.get();
     }
 
     public Path root() {
@@ -80,7 +83,7 @@ public final class RepoTreeModel {
                     continue;
                 }
                 boolean isDir = a.isDirectory();
-                out.add(new FileEntry(p, p.getFileName().toString(), isDir, pol.isProtected(p),
+                out.add(new FileEntry(p, p.getFileName().toString(), isDir, pol.protection(p) != null,
                         isDir ? -1 : a.size()));
             }
         }
@@ -125,7 +128,36 @@ public final class RepoTreeModel {
     }
 
     public boolean isProtected(Path p) {
-        return policy.get().isProtected(p);
+        return policy.get().protection(p) != null;
+    }
+
+    /** Why the engine protects {@code p} (for the badge's tooltip), or null. */
+    public String protection(Path p) {
+        return policy.get().protection(p);
+    }
+
+    /**
+     * Re-checks which policy badges are drawn with: the window lists files before the engine is open (with the
+     * policy compiled from the config) and the engine's own compiled policy can differ; when it does, the listed
+     * directories are announced for re-listing so every badge follows the policy in force.
+     */
+    public void policyMaybeChanged() {
+        Policy now = policy.get();
+        if (!now.equals(badgedWith)) {
+            badgedWith = now;
+            policyEpoch.set(policyEpoch.get() + 1);
+        }
+    }
+
+    /** Increases whenever the policy the badges follow changed. */
+    public javafx.beans.property.ReadOnlyLongProperty policyEpochProperty() {
+        return policyEpoch.getReadOnlyProperty();
+    }
+
+    /** The path relative to the root, for display ({@code src/app.js}); the root itself as its name. */
+    public String relative(Path p) {
+        Path n = p.toAbsolutePath().normalize();
+        return n.equals(root) || !n.startsWith(root) ? n.toString() : root.relativize(n).toString();
     }
 
     /** Paths changed during this session. */

@@ -24,10 +24,28 @@ import javafx.collections.ObservableList;
  * The sandbox panel and the status-bar badge: effective mode, engine facts, policy summary, and the Setup / Check
  * commands with one row per probe as it finishes. The badge follows the last snapshot; a check that fails turns it
  * red with the failing probe as the reason, one that passes makes it ENFORCING with the time.
+ *
+ * <p>The probe rows always show one self-check with its time: on open the last one recorded (read before the engine
+ * is proven, so the list is never empty while a proof exists), then the proof the engine holds, then every check or
+ * setup run here. {@link #proofProperty()} says how far those rows can be trusted right now.
  */
 public final class SandboxPanelModel {
     /** Probe count of the full self-check, for progress before the engine has reported its list. */
     static final int EXPECTED_PROBES = 10;
+    /** A recorded pass older than this no longer counts (the engine's own cache lifetime). */
+    static final java.time.Duration PROOF_TTL = java.time.Duration.ofHours(24);
+
+    /** How far the shown probe rows can be trusted. */
+    public enum Proof {
+        /** No self-check known. */
+        NONE,
+        /** Every probe passed and the engine is enforcing on that proof (or is being proven again now). */
+        PASSED,
+        /** The shown check failed. */
+        FAILED,
+        /** The shown check passed, but is too old or the engine is no longer enforcing. */
+        STALE
+    }
 
     private final SandboxPort port;
     private final TaskExecutor executor;
@@ -41,6 +59,11 @@ public final class SandboxPanelModel {
     private final ReadOnlyStringWrapper step = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<Instant> lastVerified = new ReadOnlyObjectWrapper<>();
     private final ObservableList<ProbeRow> probes = FXCollections.observableArrayList();
+    private final ReadOnlyObjectWrapper<CheckReport> shown = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Proof> proof = new ReadOnlyObjectWrapper<>(Proof.NONE);
+    private final ReadOnlyStringWrapper proofText = new ReadOnlyStringWrapper("No self-check recorded yet.");
+    /** The rows come from the engine or a check run here, not from the record on disk. */
+    private boolean rowsFromEngine;
 
     public SandboxPanelModel(SandboxPort port, TaskExecutor executor, EventSink events) {
         this.port = port;
@@ -48,11 +71,65 @@ public final class SandboxPanelModel {
         this.events = events;
     }
 
-    /** Reads the engine state in the background. */
+    /**
+     * Reads the engine state in the background. The first time, the recorded self-check is shown right away (cheap)
+     * while the engine is opened and proven.
+     */
     public void refresh() {
-        executor.submit("sandbox-status", port::snapshot, this::apply,
-                e -> apply(stateWithError(e)));
+        if (shown.get() == null && !running.get()) {
+            executor.submit("sandbox-last-check", port::lastCheck, r -> showCheck(r, false), e -> { });
+        }
+        executor.submit("sandbox-status", () -> new Status(port.snapshot(), port.lastCheck()), st -> {
+            showCheck(st.check(), true);
+            apply(st.snapshot());
+        }, e -> apply(stateWithError(e)));
     }
+
+    private record Status(SandboxSnapshot snapshot, CheckReport check) {}
+
+    /** Shows {@code r} as the probe rows unless a check is running or the rows are already newer. */
+    private void showCheck(CheckReport r, boolean fromEngine) {
+        if (r == null || running.get() || (rowsFromEngine && !fromEngine)) {
+            return;
+        }
+        CheckReport cur = shown.get();
+        if (fromEngine && rowsFromEngine && cur != null && cur.at().isAfter(r.at())) {
+            return;
+        }
+        rowsFromEngine |= fromEngine;
+        shown.set(r);
+        probes.setAll(r.results().stream().map(p -> new ProbeRow(p.id(),
+                p.passed() ? ProbeRow.State.PASS : ProbeRow.State.FAIL, p.detail(), p.millis())).toList());
+        judgeProof();
+    }
+
+    /** Re-derives {@link #proofProperty()} and its sentence from the shown check and the engine state. */
+    private void judgeProof() {
+        CheckReport r = shown.get();
+        SandboxSnapshot s = snapshot.get();
+        if (r == null) {
+            proof.set(Proof.NONE);
+            proofText.set("No self-check recorded yet — run Check.");
+            return;
+        }
+        String at = TIME.format(r.at());
+        if (!r.passed()) {
+            proof.set(Proof.FAILED);
+            proofText.set("FAILED at " + at + " — " + r.firstFailure());
+        } else if (r.at().isBefore(Instant.now().minus(PROOF_TTL))) {
+            proof.set(Proof.STALE);
+            proofText.set("STALE — passed at " + at + ", more than 24 h ago; run Check.");
+        } else if (s != null && !"native".equals(s.effective())) {
+            proof.set(Proof.STALE);
+            proofText.set("STALE — passed at " + at + ", but the sandbox is " + s.effective() + " now.");
+        } else {
+            proof.set(Proof.PASSED);
+            proofText.set("Passed at " + at + (rowsFromEngine ? "" : " (recorded; proving the engine now…)"));
+        }
+    }
+
+    static final java.time.format.DateTimeFormatter TIME = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
 
     /** Re-proves the engine. */
     public void check() {
@@ -70,6 +147,9 @@ public final class SandboxPanelModel {
         }
         running.set(true);
         probes.clear();
+        shown.set(null);
+        proof.set(Proof.NONE);
+        proofText.set("Check running…");
         progress.set(0);
         step.set(name.equals("sandbox-setup") ? "Installing the pinned engine…" : "Checking…");
         executor.submit(name, work, this::checkFinished, e -> {
@@ -95,8 +175,8 @@ public final class SandboxPanelModel {
         running.set(false);
         progress.set(1);
         // the report is the record: rows reflect it exactly, even if some live callbacks were missed
-        probes.setAll(r.results().stream().map(p -> new ProbeRow(p.id(),
-                p.passed() ? ProbeRow.State.PASS : ProbeRow.State.FAIL, p.detail(), p.millis())).toList());
+        rowsFromEngine = false;
+        showCheck(r, true);
         step.set(r.passed() ? "All " + r.results().size() + " probes passed." : "Check failed: " + r.firstFailure());
         SandboxSnapshot base = snapshot.get();
         if (base != null) {
@@ -123,6 +203,7 @@ public final class SandboxPanelModel {
         snapshot.set(s);
         lastVerified.set(s.lastVerified());
         badge.set(Badge.of(s.effective(), s.reason(), s.lastVerified()));
+        judgeProof();
     }
 
     private SandboxSnapshot stateWithError(Throwable e) {
@@ -152,6 +233,20 @@ public final class SandboxPanelModel {
 
     public ReadOnlyObjectProperty<Instant> lastVerifiedProperty() {
         return lastVerified.getReadOnlyProperty();
+    }
+
+    /** The self-check the probe rows show, or null. */
+    public ReadOnlyObjectProperty<CheckReport> shownCheckProperty() {
+        return shown.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Proof> proofProperty() {
+        return proof.getReadOnlyProperty();
+    }
+
+    /** One line on the shown rows: "Passed at …", "FAILED at … — probe: detail", "STALE — …". */
+    public ReadOnlyStringProperty proofTextProperty() {
+        return proofText.getReadOnlyProperty();
     }
 
     /** Probe rows, in finishing order. */

@@ -66,7 +66,11 @@ public final class WorkbenchModel {
                 tab.set(Tab.TRANSCRIPT);
             }
         });
-        sandbox.snapshotProperty().addListener((o, a, b) -> lastSnapshot.set(b));
+        sandbox.snapshotProperty().addListener((o, a, b) -> {
+            lastSnapshot.set(b);
+            // the engine's compiled policy replaces the provisional one once it is open: badges follow it
+            tree.policyMaybeChanged();
+        });
     }
 
     /** Starts the session: subscribes to the engine feed and reads the sandbox state. */

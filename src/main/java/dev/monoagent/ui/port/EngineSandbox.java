@@ -6,6 +6,7 @@ import dev.monoagent.common.ProbeResult;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.sandbox.CommandSpec;
 import dev.monoagent.sandbox.ExecOutcome;
+import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Policy;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SandboxStatus;
@@ -26,6 +27,7 @@ import java.util.function.Function;
 public final class EngineSandbox implements SandboxPort, AutoCloseable {
     private final LoadedConfig cfg;
     private final Function<EventSink, Sandbox> opener;
+    private final java.util.function.Supplier<SandboxStatus> recorded;
     private final Policy provisional;
     private final List<EventSink> subscribers = new CopyOnWriteArrayList<>();
     private final List<Event> early = new ArrayList<>();
@@ -33,13 +35,25 @@ public final class EngineSandbox implements SandboxPort, AutoCloseable {
     private volatile Consumer<ProbeResult> activeProbe;
 
     public EngineSandbox(LoadedConfig cfg) {
-        this(cfg, sink -> Sandbox.open(cfg, sink));
+        this(cfg, HostEnv.detect());
     }
 
-    /** With a custom opener (tests pass {@code Sandbox.open(cfg, sink, env)} with a prepared host env). */
+    /** For the given host env (tests pass one with a private cache). */
+    public EngineSandbox(LoadedConfig cfg, HostEnv env) {
+        this(cfg, sink -> Sandbox.open(cfg, sink, env), () -> Sandbox.quickStatus(cfg, env));
+    }
+
+    /** With a custom opener; no recorded self-check is read before the engine opens. */
     public EngineSandbox(LoadedConfig cfg, Function<EventSink, Sandbox> opener) {
+        this(cfg, opener, null);
+    }
+
+    /** With a custom opener and a reader of the recorded self-check ({@code Sandbox.quickStatus}), or null. */
+    public EngineSandbox(LoadedConfig cfg, Function<EventSink, Sandbox> opener,
+                         java.util.function.Supplier<SandboxStatus> recorded) {
         this.cfg = cfg;
         this.opener = opener;
+        this.recorded = recorded;
         this.provisional = PolicyFactory.fromConfig(cfg);
     }
 
@@ -90,6 +104,16 @@ public final class EngineSandbox implements SandboxPort, AutoCloseable {
                 st.engine().installRoot() == null ? null : st.engine().installRoot().toString(),
                 base.readableRoots(), base.writableRoots(), base.protectedPaths(), base.network(), base.grants(),
                 st.fallback().wire(), st.fallbackActive(), st.lastVerified());
+    }
+
+    @Override
+    public CheckReport lastCheck() {
+        Sandbox s = sandbox;
+        SandboxStatus st = s != null ? s.status() : recorded != null ? recorded.get() : null;
+        if (st == null || st.probes().isEmpty() || st.lastVerified() == null) {
+            return null;
+        }
+        return new CheckReport(st.probes().stream().allMatch(ProbeResult::passed), st.probes(), st.lastVerified());
     }
 
     @Override

@@ -19,6 +19,15 @@ public interface SandboxPort {
     /** The current state, without running anything. */
     SandboxSnapshot snapshot();
 
+    /**
+     * The self-check the sandbox state rests on, without running one: once the engine is open, the proof in force (a
+     * cached pass or the run made when opening); before that, the last check recorded on disk. Null when none is
+     * known. May block (it reads the private cache).
+     */
+    default CheckReport lastCheck() {
+        return null;
+    }
+
     /** Re-proves the engine: one {@code onProbe} call per probe as it finishes. */
     CheckReport check(Consumer<ProbeResult> onProbe);
 

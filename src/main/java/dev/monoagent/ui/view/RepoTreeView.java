@@ -14,7 +14,10 @@ import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeView;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Region;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignL;
@@ -22,8 +25,9 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignP;
 
 /**
  * The repo tree: a {@link TreeView} whose items load their children on first expansion (through the model, in the
- * background) and re-list when the model reports a directory change. Protected paths get a lock badge, paths changed
- * this session a pencil.
+ * background) and re-list when the model reports a directory change. Protected paths (whatever the policy in force
+ * protects, including the engine's built-in names) get a lock badge, paths changed this session a pencil; names are
+ * never shortened (the tree scrolls sideways) and every row's tooltip gives its path and why it is protected.
  */
 public final class RepoTreeView extends TreeView<FileEntry> {
     private final RepoTreeModel model;
@@ -56,6 +60,19 @@ public final class RepoTreeView extends TreeView<FileEntry> {
             }
         });
         model.changed().addListener((SetChangeListener<Path>) ch -> refresh());
+        model.policyEpochProperty().addListener((o, a, b) -> List.copyOf(loaded.values()).forEach(LazyItem::reload));
+    }
+
+    /** What the tree's marks mean, shown under it. */
+    public static Node legend() {
+        Label lock = new Label("protected: the agent cannot write", Icons.of(MaterialDesignL.LOCK, "badge-icon"));
+        lock.getStyleClass().addAll("legend-item", "legend-protected");
+        Label changed = new Label("changed this session", Icons.of(MaterialDesignP.PENCIL, "changed-icon"));
+        changed.getStyleClass().add("legend-item");
+        FlowPane legend = new FlowPane(10, 2, lock, changed);
+        legend.getStyleClass().add("tree-legend");
+        legend.setId("tree-legend");
+        return legend;
     }
 
     private void open(Consumer<FileEntry> onOpen) {
@@ -120,6 +137,8 @@ public final class RepoTreeView extends TreeView<FileEntry> {
     }
 
     private final class EntryCell extends TreeCell<FileEntry> {
+        private final Tooltip tip = new Tooltip();
+
         @Override
         protected void updateItem(FileEntry f, boolean empty) {
             super.updateItem(f, empty);
@@ -127,21 +146,24 @@ public final class RepoTreeView extends TreeView<FileEntry> {
             if (empty || f == null) {
                 setText(null);
                 setGraphic(null);
+                setTooltip(null);
                 return;
             }
             setText(null);
             Label name = new Label(f.name());
+            name.setMinWidth(Region.USE_PREF_SIZE);
             HBox box = new HBox(4);
+            box.setAlignment(Pos.CENTER_LEFT);
             box.getChildren().add(Icons.of(f.directory()
                     ? (getTreeItem().isExpanded() ? MaterialDesignF.FOLDER_OPEN : MaterialDesignF.FOLDER)
                     : MaterialDesignF.FILE_OUTLINE, f.directory() ? "folder-icon" : "file-icon"));
             box.getChildren().add(name);
-            Region spacer = new Region();
-            HBox.setHgrow(spacer, Priority.ALWAYS);
+            String why = f.protectedPath() ? model.protection(f.path()) : null;
             if (f.protectedPath()) {
                 getStyleClass().add("protected");
-                Label badge = new Label("protected", Icons.of(MaterialDesignL.LOCK, "badge-icon"));
+                Label badge = new Label(null, Icons.of(MaterialDesignL.LOCK, "badge-icon"));
                 badge.getStyleClass().add("protected-badge");
+                badge.setMinWidth(Region.USE_PREF_SIZE);
                 box.getChildren().add(badge);
             }
             if (model.isChanged(f.path())) {
@@ -149,6 +171,8 @@ public final class RepoTreeView extends TreeView<FileEntry> {
                 box.getChildren().add(Icons.of(MaterialDesignP.PENCIL, "changed-icon"));
             }
             setGraphic(box);
+            tip.setText(model.relative(f.path()) + (why == null ? "" : "\n" + why));
+            setTooltip(tip);
         }
     }
 }

@@ -1,11 +1,16 @@
 package dev.monoagent.ui.view;
 
-import dev.monoagent.ui.model.Badge;
 import dev.monoagent.ui.model.WorkbenchModel;
 import dev.monoagent.ui.model.WorkbenchModel.Tab;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.List;
+import javafx.beans.binding.Bindings;
 import javafx.geometry.Orientation;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.control.OverrunStyle;
+import javafx.scene.control.Tooltip;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
@@ -21,7 +26,6 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignL;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignR;
-import org.kordamp.ikonli.materialdesign2.MaterialDesignS;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignT;
 
 /**
@@ -38,7 +42,15 @@ public final class WorkbenchView extends BorderPane {
     private final RepoTreeView tree;
     private final SplitPane horizontal;
     private final SplitPane vertical;
-    private final Label badge = new Label();
+    private final SandboxPanelView sandbox;
+    private final VBox treePane;
+    private final ViolationsView violations;
+    private final HBox statusBar;
+    private final javafx.scene.Node prompt;
+    /** Below this window width the sandbox panel collapses to a strip. */
+    public static final double COMPACT_BELOW = 1100;
+    static final double TREE_MIN = 180;
+    static final double CENTRE_MIN = 420;
 
     public WorkbenchView(WorkbenchModel model, Runnable onExport, Runnable onToggleTheme,
                          Consumer<java.nio.file.Path> onDirLoaded) {
@@ -46,6 +58,7 @@ public final class WorkbenchView extends BorderPane {
         getStyleClass().add("workbench");
         tree = new RepoTreeView(model.tree(), model::openFile, onDirLoaded);
         tree.setId("repo-tree");
+        tree.setMinWidth(0);
         viewer = new FileViewerView(model.viewer());
         TranscriptView transcript = new TranscriptView(model.transcript(), model.workspace(),
                 v -> model.violations().select(v));
@@ -77,24 +90,80 @@ public final class WorkbenchView extends BorderPane {
         Button send = new Button("Send");
         send.setDisable(true);
         HBox.setHgrow(prompt, Priority.ALWAYS);
+        send.setMinWidth(Region.USE_PREF_SIZE);
         HBox promptBox = new HBox(6, prompt, send);
         promptBox.getStyleClass().add("prompt-box");
+        promptBox.setId("prompt-box");
+        promptBox.setMinHeight(Region.USE_PREF_SIZE);
+        this.prompt = promptBox;
         VBox centre = new VBox(tabs, promptBox);
         VBox.setVgrow(tabs, Priority.ALWAYS);
 
-        SandboxPanelView sandbox = new SandboxPanelView(model.sandbox());
+        sandbox = new SandboxPanelView(model.sandbox());
         sandbox.setId("sandbox-panel");
-        horizontal = new SplitPane(tree, centre, sandbox);
-        horizontal.setDividerPositions(0.2, 0.74);
-        SplitPane.setResizableWithParent(tree, false);
-        SplitPane.setResizableWithParent(sandbox, false);
         ViolationsView violations = new ViolationsView(model.violations(), model.workspace(), onExport);
         violations.setId("violations");
-        vertical = new SplitPane(horizontal, violations);
+        this.violations = violations;
+        centre.setMinWidth(CENTRE_MIN);
+        vertical = new SplitPane(centre, violations);
         vertical.setOrientation(Orientation.VERTICAL);
         vertical.setDividerPositions(0.72);
-        setCenter(vertical);
-        setBottom(statusBar(onToggleTheme));
+        treePane = new VBox(tree, RepoTreeView.legend());
+        treePane.getStyleClass().add("tree-pane");
+        VBox.setVgrow(tree, Priority.ALWAYS);
+        treePane.setMinWidth(TREE_MIN);
+        horizontal = new SplitPane(treePane, vertical, sandbox);
+        SplitPane.setResizableWithParent(treePane, false);
+        SplitPane.setResizableWithParent(sandbox, false);
+        applyDefaultSplit(1280);
+        setCenter(horizontal);
+        statusBar = statusBar(onToggleTheme);
+        setBottom(statusBar);
+        // narrow windows: the sandbox panel becomes a strip across the top instead of being squeezed
+        widthProperty().addListener((o, a, w) -> {
+            if (w.doubleValue() > 0) {
+                setCompact(w.doubleValue() < COMPACT_BELOW);
+            }
+        });
+    }
+
+    /** Splits for a window {@code width} px wide: tree readable, sandbox panel fits its content, transcript widest. */
+    public void applyDefaultSplit(double width) {
+        double treeW = clamp(width * 0.17, 210, 280);
+        double sandboxW = clamp(width * 0.24, 310, 380);
+        if (horizontal.getItems().size() == 3) {
+            horizontal.setDividerPositions(treeW / width, (width - sandboxW) / width);
+        } else {
+            horizontal.setDividerPositions(treeW / width);
+        }
+    }
+
+    private static double clamp(double v, double lo, double hi) {
+        return Math.max(lo, Math.min(v, hi));
+    }
+
+    private void setCompact(boolean on) {
+        if (on == sandbox.isCompact()) {
+            return;
+        }
+        double[] pos = horizontal.getDividerPositions();
+        if (on) {
+            horizontal.getItems().remove(sandbox);
+            sandbox.setCompact(true);
+            setTop(sandbox);
+            horizontal.setDividerPositions(pos[0]);
+        } else {
+            setTop(null);
+            sandbox.setCompact(false);
+            horizontal.getItems().add(sandbox);
+            double w = Math.max(getWidth(), 1);
+            horizontal.setDividerPositions(pos[0], (w - clamp(w * 0.24, 310, 380)) / w);
+        }
+    }
+
+    /** True while the sandbox panel is the compact strip. */
+    public boolean isCompact() {
+        return sandbox.isCompact();
     }
 
     private javafx.scene.control.Tab tab(Tab id, String text, javafx.scene.Node icon, javafx.scene.Node content) {
@@ -114,14 +183,31 @@ public final class WorkbenchView extends BorderPane {
     }
 
     private HBox statusBar(Runnable onToggleTheme) {
+        BadgeLabel badge = new BadgeLabel(model.sandbox().badgeProperty());
         badge.setId("sandbox-badge");
-        badge.getStyleClass().add("badge");
-        applyBadge(model.sandbox().badgeProperty().get());
-        model.sandbox().badgeProperty().addListener((o, a, b) -> applyBadge(b));
+        // the reason beside BLOCKED may shorten (full text in its tooltip); the badge itself never does
+        Label why = new Label();
+        why.setId("sandbox-badge-reason");
+        why.getStyleClass().add("badge-reason");
+        why.setMinWidth(0);
+        why.setMaxWidth(520);
+        why.setTooltip(new Tooltip());
+        why.textProperty().bind(Bindings.createStringBinding(() -> {
+            String d = model.sandbox().badgeProperty().get().detail();
+            return d == null ? "" : d;
+        }, model.sandbox().badgeProperty()));
+        why.getTooltip().textProperty().bind(why.textProperty());
+        why.managedProperty().bind(why.textProperty().isNotEmpty());
         Label ws = new Label(model.workspace().toString(), Icons.of(MaterialDesignF.FOLDER, "status-icon"));
+        ws.setMinWidth(60);
+        ws.setTooltip(new Tooltip(model.workspace().toString()));
+        ws.setTextOverrun(OverrunStyle.LEADING_ELLIPSIS);
         Label msg = new Label();
+        msg.setMinWidth(0);
         msg.textProperty().bind(model.messageProperty());
         Label count = new Label();
+        count.setId("violation-count");
+        count.setMinWidth(Region.USE_PREF_SIZE);
         count.textProperty().bind(model.violations().countProperty().asString("%d violations"));
         count.setGraphic(Icons.of(MaterialDesignA.ALERT_OCTAGON, "status-icon"));
         Region spacer = new Region();
@@ -129,20 +215,12 @@ public final class WorkbenchView extends BorderPane {
         Button theme = new Button(null, Icons.of(MaterialDesignT.THEME_LIGHT_DARK, "status-icon"));
         theme.setOnAction(e -> onToggleTheme.run());
         theme.getStyleClass().add("flat");
-        HBox bar = new HBox(12, ws, msg, spacer, count, badge, theme);
+        theme.setTooltip(new Tooltip("Light / dark (Ctrl+Shift+D)"));
+        theme.setMinWidth(Region.USE_PREF_SIZE);
+        HBox bar = new HBox(12, ws, msg, spacer, count, why, badge, theme);
         bar.getStyleClass().add("status-bar");
+        bar.setMinHeight(Region.USE_PREF_SIZE);
         return bar;
-    }
-
-    private void applyBadge(Badge b) {
-        badge.setText(b.text());
-        badge.getStyleClass().removeIf(c -> c.startsWith("badge-"));
-        badge.getStyleClass().add("badge-" + b.level().name().toLowerCase(Locale.ROOT));
-        badge.setGraphic(Icons.of(switch (b.level()) {
-            case ENFORCING -> MaterialDesignS.SHIELD_CHECK;
-            case OFF -> MaterialDesignS.SHIELD_OFF;
-            default -> MaterialDesignS.SHIELD_ALERT;
-        }, "badge-icon"));
     }
 
     /** Focus helpers for keyboard shortcuts. */
@@ -163,6 +241,55 @@ public final class WorkbenchView extends BorderPane {
 
     public void focusTree() {
         tree.requestFocus();
+    }
+
+    /** Focuses the sandbox panel's Check button (also in the compact strip). */
+    public void focusSandbox() {
+        sandbox.focusCheck();
+    }
+
+    /**
+     * Moves focus to the next (or previous) panel: tree, centre tabs, prompt, sandbox panel, violations, status bar
+     * (F6 / Shift+F6). A panel with nothing focusable (the prompt until an agent exists) is skipped.
+     */
+    public void cyclePanels(boolean forward) {
+        List<Node> panels = List.of(treePane, tabs, prompt, sandbox, violations, statusBar);
+        Node owner = getScene() == null ? null : getScene().getFocusOwner();
+        int at = -1;
+        for (int i = 0; i < panels.size() && owner != null; i++) {
+            for (Node n = owner; n != null; n = n.getParent()) {
+                if (n == panels.get(i)) {
+                    at = i;
+                }
+            }
+        }
+        for (int step = 1; step <= panels.size(); step++) {
+            int i = Math.floorMod(at + (forward ? step : -step), panels.size());
+            Node target = firstFocusable(panels.get(i));
+            if (target != null) {
+                target.requestFocus();
+                return;
+            }
+        }
+    }
+
+    /** The first enabled, visible, focus-traversable node in {@code n} (itself included), depth first. */
+    private static Node firstFocusable(Node n) {
+        if (!n.isVisible() || n.isDisabled()) {
+            return null;
+        }
+        if (n.isFocusTraversable()) {
+            return n;
+        }
+        if (n instanceof Parent p) {
+            for (Node c : p.getChildrenUnmodifiable()) {
+                Node f = firstFocusable(c);
+                if (f != null) {
+                    return f;
+                }
+            }
+        }
+        return null;
     }
 
     public SplitPane horizontalSplit() {

@@ -96,4 +96,55 @@ class SandboxPanelModelTest {
         assertTrue(s.protectedPaths().stream().anyMatch(p -> p.endsWith("**/.env")));
         assertEquals("none", s.network());
     }
+
+    @Test
+    void onOpenTheRecordedCheckIsShownWithItsTime() {
+        FakeSandbox fake = new FakeSandbox(ws);
+        java.time.Instant at = java.time.Instant.now().minus(java.time.Duration.ofMinutes(20));
+        fake.record(FakeSandbox.report(at, null));
+        SandboxPanelModel m = new SandboxPanelModel(fake, new DirectTaskExecutor(), events::add);
+        m.refresh();
+        assertEquals(FakeSandbox.PROBES, m.probes().stream().map(ProbeRow::id).toList());
+        assertEquals(SandboxPanelModel.Proof.PASSED, m.proofProperty().get());
+        assertTrue(m.proofTextProperty().get().startsWith("Passed at " + SandboxPanelModel.TIME.format(at)),
+                m.proofTextProperty().get());
+    }
+
+    @Test
+    void aRecordedPassOlderThanADayIsStale() {
+        FakeSandbox fake = new FakeSandbox(ws);
+        fake.record(FakeSandbox.report(java.time.Instant.now().minus(java.time.Duration.ofHours(26)), null));
+        SandboxPanelModel m = new SandboxPanelModel(fake, new DirectTaskExecutor(), events::add);
+        m.refresh();
+        assertEquals(10, m.probes().size());
+        assertEquals(SandboxPanelModel.Proof.STALE, m.proofProperty().get());
+        assertTrue(m.proofTextProperty().get().startsWith("STALE — passed at"), m.proofTextProperty().get());
+    }
+
+    @Test
+    void aRecordedFailureIsMarkedWithItsProbe() {
+        FakeSandbox fake = new FakeSandbox(ws);
+        fake.record(FakeSandbox.report(java.time.Instant.now(), "own-netns"));
+        SandboxPanelModel m = new SandboxPanelModel(fake, new DirectTaskExecutor(), events::add);
+        m.refresh();
+        assertEquals(SandboxPanelModel.Proof.FAILED, m.proofProperty().get());
+        assertTrue(m.proofTextProperty().get().contains("own-netns: own-netns failed."), m.proofTextProperty().get());
+        assertEquals(ProbeRow.State.FAIL, m.probes().stream().filter(r -> r.id().equals("own-netns")).findFirst()
+                .orElseThrow().state());
+    }
+
+    @Test
+    void aPassTurnsStaleWhenTheEngineStopsEnforcing() {
+        FakeSandbox fake = new FakeSandbox(ws);
+        fake.record(FakeSandbox.report(java.time.Instant.now(), null));
+        SandboxPanelModel m = new SandboxPanelModel(fake, new DirectTaskExecutor(), events::add);
+        fake.subscribe(m::onEvent);
+        m.refresh();
+        assertEquals(SandboxPanelModel.Proof.PASSED, m.proofProperty().get());
+        fake.setAvailable(false);
+        assertEquals(SandboxPanelModel.Proof.STALE, m.proofProperty().get());
+        assertTrue(m.proofTextProperty().get().endsWith("but the sandbox is blocked now."),
+                m.proofTextProperty().get());
+        assertEquals(10, m.probes().size(), "the last evidence stays visible");
+    }
 }
