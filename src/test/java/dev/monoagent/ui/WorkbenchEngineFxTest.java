@@ -38,6 +38,10 @@ import org.testfx.util.WaitForAsyncUtils;
  */
 @ExtendWith(ApplicationExtension.class)
 class WorkbenchEngineFxTest {
+    static {
+        System.setProperty("headless.geometry", "1280x800-32");
+    }
+
     private Path ws;
     private HostEnv env;
     private Workbench wb;

@@ -41,6 +41,11 @@ import org.testfx.util.WaitForAsyncUtils;
  */
 @ExtendWith(ApplicationExtension.class)
 class WorkbenchFxTest {
+    static {
+        // Monocle's headless screen defaults to 1280x800; a window larger than the screen overflows its buffer
+        System.setProperty("headless.geometry", "1280x800-32");
+    }
+
     @TempDir
     static Path tmp;
 

@@ -48,6 +48,11 @@ import org.testfx.util.WaitForAsyncUtils;
  */
 @ExtendWith(ApplicationExtension.class)
 class WorkbenchLayoutFxTest {
+    static {
+        // the largest window these tests open must fit Monocle's one headless screen (its own surefire execution)
+        System.setProperty("headless.geometry", "1920x1080-32");
+    }
+
     private static HostEnv env;
     private static Path ws;
     private static EngineSandbox engine;

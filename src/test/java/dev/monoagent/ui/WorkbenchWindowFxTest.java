@@ -39,6 +39,11 @@ import org.testfx.util.WaitForAsyncUtils;
  */
 @ExtendWith(ApplicationExtension.class)
 class WorkbenchWindowFxTest {
+    static {
+        // the largest window these tests open must fit Monocle's one headless screen (its own surefire execution)
+        System.setProperty("headless.geometry", "1920x1080-32");
+    }
+
     @TempDir
     static Path tmp;
 

@@ -65,10 +65,12 @@ public final class RepoTreeView extends TreeView<FileEntry> {
 
     /** What the tree's marks mean, shown under it. */
     public static Node legend() {
-        Label lock = new Label("protected: the agent cannot write", Icons.of(MaterialDesignL.LOCK, "badge-icon"));
+        Label lock = new Label("protected (the agent cannot write)", Icons.of(MaterialDesignL.LOCK, "badge-icon"));
         lock.getStyleClass().addAll("legend-item", "legend-protected");
         Label changed = new Label("changed this session", Icons.of(MaterialDesignP.PENCIL, "changed-icon"));
         changed.getStyleClass().add("legend-item");
+        lock.setWrapText(true);
+        changed.setWrapText(true);
         FlowPane legend = new FlowPane(10, 2, lock, changed);
         legend.getStyleClass().add("tree-legend");
         legend.setId("tree-legend");
