@@ -28,6 +28,7 @@ import javafx.scene.control.ListView;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,6 +47,7 @@ import org.testfx.util.WaitForAsyncUtils;
  * the open engine holds. One engine serves the three windows (proving it is the slow part). Writes the README
  * screenshots at 1366×768 and 1920×1080.
  */
+@Tag("screen-sizes")
 @ExtendWith(ApplicationExtension.class)
 class WorkbenchLayoutFxTest {
     static {

@@ -24,6 +24,7 @@ import javafx.scene.input.KeyCode;
 import javafx.stage.Screen;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,7 @@ import org.testfx.util.WaitForAsyncUtils;
  * the screen there is now (simulated laptop screen and the real headless one), a narrow screen gets the compact
  * sandbox strip with nothing cut, and a reviewer reaches every panel and runs Check and Setup without a mouse.
  */
+@Tag("screen-sizes")
 @ExtendWith(ApplicationExtension.class)
 class WorkbenchWindowFxTest {
     static {

@@ -55,6 +55,11 @@ public final class ViolationsView extends BorderPane {
         Button export = new Button("Export…", Icons.of(MaterialDesignE.EXPORT, "export-icon"));
         export.setOnAction(e -> onExport.run());
         HBox.setHgrow(filter, Priority.ALWAYS);
+        filter.setMinWidth(120);
+        // on a narrow window the filter field gives way; the buttons and the title keep their words
+        for (javafx.scene.control.Control c : java.util.List.of(title, count, jump, export)) {
+            c.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        }
         HBox bar = new HBox(6, title, count, filter, tier, kind, jump, export);
         bar.getStyleClass().add("toolbar-row");
 

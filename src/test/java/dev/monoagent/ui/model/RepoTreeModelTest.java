@@ -99,4 +99,35 @@ class RepoTreeModelTest {
         m.load(ws.resolve("src"), got::add);
         assertEquals(List.of("lib", "a.js"), names(got.get(0)));
     }
+
+    @Test
+    void badgesFollowThePolicyInForceIncludingTheEnginesBuiltInNames() throws Exception {
+        // real files (not mount-point litter) under srt's built-in names are protected by the engine itself
+        Files.createDirectories(ws.resolve("tools/.vscode"));
+        Files.writeString(ws.resolve("tools/.vscode/settings.json"), "{}\n");
+        Files.writeString(ws.resolve("src/.bashrc"), "alias x=y\n");
+        java.util.concurrent.atomic.AtomicReference<dev.monoagent.sandbox.Policy> policy =
+                new java.util.concurrent.atomic.AtomicReference<>(PolicyFactory.defaults(ws));
+        RepoTreeModel m = new RepoTreeModel(ws, policy::get, new DirectTaskExecutor());
+        assertTrue(m.list(ws.resolve("tools")).get(0).protectedPath(), ".vscode");
+        assertTrue(m.protection(ws.resolve("tools/.vscode/settings.json")).contains("built-in list (.vscode)"));
+        assertTrue(m.list(ws.resolve("src")).stream().filter(f -> f.name().equals(".bashrc")).findFirst()
+                .orElseThrow().protectedPath());
+        assertTrue(m.protection(ws.resolve(".env")).contains("denyWrite"), m.protection(ws.resolve(".env")));
+        assertEquals(null, m.protection(ws.resolve("README.md")));
+
+        // the engine's compiled policy can protect more (here: src/): the badges follow once it is in force
+        assertFalse(m.list(ws).get(1).protectedPath(), "src under the provisional policy");
+        long epoch = m.policyEpochProperty().get();
+        m.policyMaybeChanged();
+        assertEquals(epoch, m.policyEpochProperty().get(), "same policy: nothing to re-list");
+        dev.monoagent.sandbox.Policy p = policy.get();
+        policy.set(new dev.monoagent.sandbox.Policy(p.workspace(), p.mode(), p.fallback(), p.unsafeAllowed(),
+                p.readableRoots(), p.writableRoots(), p.denyWriteGlobs(), List.of(ws.resolve("src")), p.denyRead(),
+                p.network(), p.allowlist()));
+        m.policyMaybeChanged();
+        assertEquals(epoch + 1, m.policyEpochProperty().get());
+        assertTrue(m.list(ws).get(1).protectedPath(), "src under the engine's policy");
+        assertTrue(m.list(ws).get(0).protectedPath(), ".git is protected by name under both");
+    }
 }
