@@ -119,9 +119,9 @@ public final class SandboxPanelModel {
         } else if (r.at().isBefore(Instant.now().minus(PROOF_TTL))) {
             proof.set(Proof.STALE);
             proofText.set("STALE — passed at " + at + ", more than 24 h ago; run Check.");
-        } else if (s != null && !"native".equals(s.effective())) {
+        } else if (s != null && s.effective() != Effective.NATIVE) {
             proof.set(Proof.STALE);
-            proofText.set("STALE — passed at " + at + ", but the sandbox is " + s.effective() + " now.");
+            proofText.set("STALE — passed at " + at + ", but the sandbox is " + s.effective().wire() + " now.");
         } else {
             proof.set(Proof.PASSED);
             proofText.set("Passed at " + at + (rowsFromEngine ? "" : " (recorded; proving the engine now…)"));
