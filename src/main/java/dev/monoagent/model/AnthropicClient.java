@@ -45,6 +45,18 @@ final class AnthropicClient extends RetryingClient {
     }
 
     @Override
+    public void warmUp() {
+        sdk.get();
+        try {
+            ObjectMappers.jsonMapper().readValue("{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                    + "{\"type\":\"text_delta\",\"text\":\"x\"}}",
+                    com.anthropic.models.messages.RawMessageStreamEvent.class);
+        } catch (java.io.IOException | RuntimeException e) {
+            // a warm-up that fails leaves the first call to pay
+        }
+    }
+
+    @Override
     java.util.List<String> secrets() {
         return apiKey == null ? java.util.List.of() : java.util.List.of(apiKey);
     }

@@ -31,6 +31,14 @@ final class ChatClient extends RetryingClient {
     }
 
     @Override
+    public void warmUp() {
+        sdk.get();
+        OpenAiSdk.warmUp(com.openai.models.chat.completions.ChatCompletionChunk.class,
+                "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+                        + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"},\"finish_reason\":null}]}");
+    }
+
+    @Override
     java.util.List<String> secrets() {
         return apiKey == null ? java.util.List.of() : java.util.List.of(apiKey);
     }

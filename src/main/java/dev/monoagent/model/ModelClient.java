@@ -17,4 +17,11 @@ public interface ModelClient {
      * throws: it ends in {@link ModelEvent.Failed}.
      */
     ModelEvent.Terminal stream(ModelRequest request, Consumer<ModelEvent> sink, CancelSignal cancel);
+
+    /**
+     * Pays the vendor SDK's one-time set-up (client, class loading, event deserializers) without any network, so a
+     * frontend can do it on a background thread once a model is configured and the first prompt does not wait.
+     * Optional; idempotent; never throws.
+     */
+    default void warmUp() {}
 }

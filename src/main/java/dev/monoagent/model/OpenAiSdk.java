@@ -51,6 +51,15 @@ final class OpenAiSdk {
         }), response::close, cancel, onEvent, atEnd, t -> failure(provider, t, authFix));
     }
 
+    /** Parses one canned event with the SDK's mapper so its deserializers exist before the first call. */
+    static void warmUp(Class<?> eventType, String json) {
+        try {
+            ObjectMappers.jsonMapper().readValue(json, eventType);
+        } catch (java.io.IOException | RuntimeException e) {
+            // a warm-up that fails leaves the first call to pay
+        }
+    }
+
     /** Classifies whatever the SDK threw. */
     static ProviderFailure failure(String provider, Throwable t, String authFix) {
         Throwable e = StreamPump.unwrap(t);

@@ -62,6 +62,14 @@ final class ResponsesClient extends RetryingClient {
     }
 
     @Override
+    public void warmUp() {
+        sdk.get();
+        OpenAiSdk.warmUp(com.openai.models.responses.ResponseStreamEvent.class,
+                "{\"type\":\"response.output_text.delta\",\"sequence_number\":1,\"item_id\":\"m\","
+                        + "\"output_index\":0,\"content_index\":0,\"delta\":\"x\",\"logprobs\":[]}");
+    }
+
+    @Override
     java.util.List<String> secrets() {
         java.util.List<String> out = new java.util.ArrayList<>();
         if (apiKey != null) {

@@ -9,6 +9,7 @@ import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.LoadedConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -99,6 +100,23 @@ class ModelClientsTest {
         assertEquals(FailureKind.AUTH_REQUIRED, r.failed().kind());
         assertTrue(r.failed().message().contains("mono-agent auth login openai-codex"));
         assertTrue(server.requests().isEmpty());
+    }
+
+    @Test
+    void warmUpSendsNothingAndTheClientStillWorks() throws Exception {
+        LoadedConfig lc = load("""
+                {"runtime": {"model": "lmstudio:m"}, "providers": {"lmstudio": {"baseUrl": "%s/v1"},
+                 "openai": {"baseUrl": "%s/v1"}, "anthropic": {"baseUrl": "%s"}}}
+                """.formatted(server.baseUrl(), server.baseUrl(), server.baseUrl()),
+                Map.of("OPENAI_API_KEY", "sk-openai-key", "ANTHROPIC_API_KEY", "sk-anthropic-key"));
+        for (String p : List.of("lmstudio", "openai", "anthropic")) {
+            ModelClients.create(new ModelRef(p, "m"), lc, null).warmUp();
+        }
+        assertTrue(server.requests().isEmpty(), "warm-up is local");
+        ModelClient c = ModelClients.create(new ModelRef("lmstudio", "m"), lc, null);
+        c.warmUp();
+        server.enqueue(Scripts.turn(Scripts.Wire.CHAT, Scripts.Turn.text("warm")));
+        assertEquals("warm", Turns.run(c, Turns.ask("x")).text());
     }
 
     @Test
