@@ -36,10 +36,25 @@ import org.testfx.util.WaitForAsyncUtils;
  * headless on Monocle: the reviewer's flow end to end, including the engine's real mount points while the REPL runs
  * and the engine disappearing mid-session.
  */
-@ExtendWith(ApplicationExtension.class)
+@ExtendWith({WorkbenchEngineFxTest.PrepareEngine.class, ApplicationExtension.class})
 class WorkbenchEngineFxTest {
     static {
         System.setProperty("headless.geometry", "1280x800-32");
+    }
+
+    /**
+     * Copies and proves the engine for each test before TestFX starts the window: that work (a full self-check) is
+     * not the window's, and on a loaded machine it alone can exceed TestFX's setup timeout.
+     */
+    static final class PrepareEngine implements org.junit.jupiter.api.extension.BeforeEachCallback {
+        static Path root;
+        static HostEnv prepared;
+
+        @Override
+        public void beforeEach(org.junit.jupiter.api.extension.ExtensionContext context) throws Exception {
+            root = Files.createTempDirectory("mono-ui-it-").toRealPath();
+            prepared = RealEngine.env(root);
+        }
     }
 
     private Path ws;
@@ -51,8 +66,8 @@ class WorkbenchEngineFxTest {
 
     @Start
     void start(Stage stage) throws Exception {
-        Path root = Files.createTempDirectory("mono-ui-it-").toRealPath();
-        env = RealEngine.env(root);
+        Path root = PrepareEngine.root;
+        env = PrepareEngine.prepared;
         ws = Files.createDirectories(root.resolve("demo-repo"));
         Files.createDirectories(ws.resolve(".git/hooks"));
         Files.writeString(ws.resolve(".git/config"), "[core]\n");
