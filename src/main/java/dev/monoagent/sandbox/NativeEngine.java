@@ -65,6 +65,9 @@ final class NativeEngine implements AutoCloseable {
     /** The workspace layout the bridge's prepared wrap was made for (null: none may be reused). */
     private volatile String preparedLayout;
     private Path sessionTmp;
+    private volatile Limits limits;
+    /** How engines pick their limits; tests swap in small ones so a memory or file cap trips in a second. */
+    static volatile java.util.function.Supplier<Limits> limitsFactory = Limits::detect;
 
     NativeEngine(HostEnv env, HostTools tools, SrtRuntime.Resolution engine, Policy policy, Path setsid,
                  ViolationLog log) {
@@ -82,6 +85,11 @@ final class NativeEngine implements AutoCloseable {
 
     Path sessionTmp() {
         return sessionTmp;
+    }
+
+    /** The per-command limits in force (null before {@link #start()}). */
+    Limits limits() {
+        return limits;
     }
 
     SrtBridge bridge() {
@@ -110,7 +118,8 @@ final class NativeEngine implements AutoCloseable {
         Path bridgeTmp = SrtBridge.bridgeTmp(sessionTmp);
         Files.createDirectory(bridgeTmp, PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
-        bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, this::onEngineEvent);
+        limits = limitsFactory.get();
+        bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, setsid, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
         init = bridge.init(compileConfig(), Duration.ofSeconds(30));
         preparedLayout = ProtectedScan.snapshot(policy, denyLiterals, tools.rg()).layout();
@@ -222,17 +231,20 @@ final class NativeEngine implements AutoCloseable {
         lock.readLock().lock();
         Prepared prep;
         ProcessRunner.Result r;
+        Limits.Slot slot = limits.acquire();
         try {
             prep = prepare(argv, who, extraEnv, before, true, true);
-            r = runOnce(prep, workdir, stdin, timeout, maxBytes);
+            r = runOnce(prep, slot, workdir, stdin, timeout, maxBytes);
             boolean started = startedMarker(r, prep.startMarker());
             r = stripMarker(r, prep.startMarker());
             if (prep.reused() && !started && bwrapSetupFailed(r)) {
                 // the prepared wrap no longer fits the filesystem (bwrap refused to set up, nothing ran): wrap fresh
                 prep = prepare(argv, who, extraEnv, before, false, true);
-                r = stripMarker(runOnce(prep, workdir, stdin, timeout, maxBytes), prep.startMarker());
+                r = stripMarker(runOnce(prep, slot, workdir, stdin, timeout, maxBytes), prep.startMarker());
             }
         } finally {
+            // nothing the command started may run on (or write) past this point: the scan below sees its final state
+            slot.release();
             lock.readLock().unlock();
         }
         List<Violation> vs = finish(prep, r.err(), r.exitCode());
@@ -240,10 +252,11 @@ final class NativeEngine implements AutoCloseable {
                 r.elapsedMillis(), dev.monoagent.common.Effective.NATIVE);
     }
 
-    private ProcessRunner.Result runOnce(Prepared prep, Path workdir, String stdin, Duration timeout, long maxBytes)
-            throws IOException {
+    private ProcessRunner.Result runOnce(Prepared prep, Limits.Slot slot, Path workdir, String stdin, Duration timeout,
+                                         long maxBytes) throws IOException {
         try {
-            return ProcessRunner.run(setsid, prep.argv(), prep.env(), workdir, stdin, timeout, maxBytes);
+            return ProcessRunner.run(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), workdir, stdin, timeout,
+                    maxBytes);
         } finally {
             try {
                 bridge.cleanup();
@@ -302,9 +315,17 @@ final class NativeEngine implements AutoCloseable {
             throws IOException {
         Prepared prep = prepare(argv, who, extraEnv, before(), true);
         Process p;
+        Limits.Slot slot;
         try {
-            p = ProcessRunner.spawn(setsid, prep.argv(), prep.env(), workdir);
+            slot = limits.acquire();
         } catch (IOException e) {
+            bridge.cleanup();
+            throw e;
+        }
+        try {
+            p = ProcessRunner.spawn(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), workdir);
+        } catch (IOException e) {
+            slot.release();
             bridge.cleanup();
             throw e;
         }
@@ -312,6 +333,7 @@ final class NativeEngine implements AutoCloseable {
         java.util.concurrent.atomic.AtomicReference<ProtectedScan.Snapshot> seen =
                 new java.util.concurrent.atomic.AtomicReference<>(prep.before());
         return new SandboxProcess(p, () -> {
+            slot.release();
             longLived.decrementAndGet();
             try {
                 bridge.cleanup();
@@ -372,6 +394,14 @@ final class NativeEngine implements AutoCloseable {
                     : "protected file changed";
             Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
                     who.command(), c.path().toString(), reason);
+            log.record(v);
+            out.add(v);
+        }
+        long tmpFound = limits == null || sessionTmp == null ? -1 : limits.enforceTmp(sessionTmp);
+        if (tmpFound >= 0) {
+            Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, who.runId(), who.callId(),
+                    who.tool(), who.command(), sessionTmp.toString(), "the session temp dir held " + tmpFound
+                    + " bytes, over its " + limits.tmpCap() + "-byte cap: it was emptied");
             log.record(v);
             out.add(v);
         }
@@ -488,6 +518,10 @@ final class NativeEngine implements AutoCloseable {
         SrtBridge b = bridge;
         if (b != null) {
             b.close();
+        }
+        Limits l = limits;
+        if (l != null) {
+            l.close();
         }
         SrtRuntime.deleteTree(sessionTmp);
         if (sessionTmp != null) {

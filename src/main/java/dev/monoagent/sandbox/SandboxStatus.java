@@ -74,6 +74,9 @@ public record SandboxStatus(SandboxState current, EngineInfo engine, Fallback fa
         if (engine.source() == SrtRuntime.Source.MANAGED && ready()) {
             out.add("Managed SRT " + engine.version() + " is integrity-verified.");
         }
+        if ("native".equals(effective)) {
+            out.add("Limits: " + Limits.hostSummary());
+        }
         if (lastVerified != null) {
             out.add("Last verified: " + lastVerified);
         }

@@ -90,15 +90,23 @@ final class SrtBridge implements AutoCloseable {
         }
     }
 
-    /** Starts the bridge with cwd = workspace (srt resolves relative paths and its dangerous-file scan there). */
+    /**
+     * Starts the bridge with cwd = workspace (srt resolves relative paths and its dangerous-file scan there), in a
+     * process group of its own ({@code setsid}, when given): srt's helpers (socat bridges) join that group, so
+     * {@link #close()} can end them even when the bridge itself was killed before it could reset srt.
+     */
     static SrtBridge start(HostTools tools, SrtRuntime.Resolution engine, Path workspace, Path sessionTmp,
-                           HostEnv env, Consumer<EngineEvent> onViolation) throws IOException {
+                           HostEnv env, Path setsid, Consumer<EngineEvent> onViolation) throws IOException {
         byte[] script = scriptBytes();
         if (!TreeDigest.sha256(script).equals(SCRIPT_SHA256)) {
             throw new IOException("bridge script does not match its pinned SHA-256");
         }
-        List<String> cmd = List.of(tools.node().toString(), "--input-type=module", "--eval",
-                new String(script, StandardCharsets.UTF_8), engine.indexJs().toString());
+        List<String> cmd = new ArrayList<>();
+        if (setsid != null) {
+            cmd.add(setsid.toString());
+        }
+        cmd.addAll(List.of(tools.node().toString(), "--input-type=module", "--eval",
+                new String(script, StandardCharsets.UTF_8), engine.indexJs().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workspace.toFile());
         Map<String, String> e = pb.environment();
         e.clear();
@@ -324,6 +332,8 @@ final class SrtBridge implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+        // whatever srt left in the bridge's group (a socat whose parent died without resetting srt) ends here too
+        ProcessRunner.killGroup(process, "KILL");
         dead = true;
     }
 }

@@ -61,6 +61,10 @@ public final class OutputBound {
         try {
             Files.createDirectories(spill.getParent());
             Files.writeString(spill, text, StandardCharsets.UTF_8);
+            Path root = spill.getParent().getParent();
+            if (root != null && root.getFileName() != null && root.getFileName().toString().equals("tool-output")) {
+                ArtifactRetention.prune(root, spill);
+            }
             return spill.toString();
         } catch (IOException e) {
             return "(not saved: " + e.getMessage() + ")";
