@@ -74,7 +74,7 @@ public record SandboxStatus(SandboxState current, EngineInfo engine, Fallback fa
         if (engine.source() == SrtRuntime.Source.MANAGED && ready()) {
             out.add("Managed SRT " + engine.version() + " is integrity-verified.");
         }
-        if ("native".equals(effective)) {
+        if (effective() == Effective.NATIVE) {
             out.add("Limits: " + Limits.hostSummary());
         }
         if (lastVerified != null) {
