@@ -22,6 +22,7 @@ public final class EnvVars {
             new Binding("MONO_AGENT_SANDBOX_MODE", "sandbox.mode", Kind.STRING),
             new Binding("MONO_AGENT_SANDBOX_NETWORK", "sandbox.network.mode", Kind.STRING),
             new Binding("MONO_AGENT_SANDBOX_NETWORK_ALLOWLIST", "sandbox.network.allowlist", Kind.LIST),
+            new Binding("MONO_AGENT_SANDBOX_NETWORK_LOCALHOST_PORTS", "sandbox.network.localhostPorts", Kind.LIST),
             new Binding("MONO_AGENT_SANDBOX_READABLE_ROOTS", "sandbox.readableRoots", Kind.LIST),
             new Binding("MONO_AGENT_SANDBOX_WRITABLE_ROOTS", "sandbox.writableRoots", Kind.LIST),
             new Binding("MONO_AGENT_SANDBOX_DENY_WRITE", "sandbox.denyWrite", Kind.LIST),

@@ -127,11 +127,20 @@ public record MonoConfig(
     public record Network(
             @Doc("none | localhost | allowlist | all. Env: MONO_AGENT_SANDBOX_NETWORK.") NetworkMode mode,
             @Doc("Host suffixes reachable in allowlist mode (optional leading *.). "
-                    + "Env: MONO_AGENT_SANDBOX_NETWORK_ALLOWLIST.") List<String> allowlist) {
-        public static final Network DEFAULTS = new Network(NetworkMode.NONE, List.of());
+                    + "Env: MONO_AGENT_SANDBOX_NETWORK_ALLOWLIST.") List<String> allowlist,
+            @Doc("localhost mode: the only host loopback ports the sandbox may reach (1-65535); empty = every port "
+                    + "listening on 127.0.0.1 or ::1. Env: MONO_AGENT_SANDBOX_NETWORK_LOCALHOST_PORTS.")
+                    List<Integer> localhostPorts) {
+        public static final Network DEFAULTS = new Network(NetworkMode.NONE, List.of(), List.of());
 
         public Network {
             allowlist = List.copyOf(allowlist);
+            localhostPorts = List.copyOf(localhostPorts);
+        }
+
+        /** Without a port narrowing (every listener granted in localhost mode). */
+        public Network(NetworkMode mode, List<String> allowlist) {
+            this(mode, allowlist, List.of());
         }
     }
 

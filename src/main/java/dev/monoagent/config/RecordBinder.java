@@ -136,6 +136,10 @@ final class RecordBinder {
             }
             return e;
         }
+        if (raw == List.class && gtype instanceof ParameterizedType lp
+                && lp.getActualTypeArguments()[0] == Integer.class) {
+            return portList(v, path, def);
+        }
         if (raw == List.class) {
             if (!v.isArray()) {
                 return typeError(path, "an array of strings", v, def);
@@ -168,6 +172,32 @@ final class RecordBinder {
             return bindRecord(v, (Class<? extends Record>) raw, path, def);
         }
         throw new IllegalStateException("unsupported config type " + gtype);
+    }
+
+    /**
+     * A list of TCP ports: integers 1-65535; a decimal string is accepted too (environment lists arrive as strings).
+     */
+    private Object portList(JsonNode v, String path, Object def) {
+        if (!v.isArray()) {
+            return typeError(path, "an array of port numbers", v, def);
+        }
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode el = v.get(i);
+            String at = path + "[" + i + "]";
+            Integer port = null;
+            if (el.isIntegralNumber() && el.canConvertToInt()) {
+                port = el.asInt();
+            } else if (el.isTextual() && el.asText().strip().matches("[0-9]{1,5}")) {
+                port = Integer.parseInt(el.asText().strip());
+            }
+            if (port == null || port < 1 || port > 65535) {
+                add(at, "%s must be a port number between 1 and 65535, got %s.".formatted(name(at), el));
+            } else if (!out.contains(port)) {
+                out.add(port);
+            }
+        }
+        return List.copyOf(out);
     }
 
     static Class<?> rawClass(Type t) {

@@ -93,6 +93,12 @@ public final class SchemaGenerator {
             if (def != null) {
                 p.put("default", ((WireEnum) def).wire());
             }
+        } else if (raw == List.class && gtype instanceof ParameterizedType lp
+                && lp.getActualTypeArguments()[0] == Integer.class) {
+            p.put("type", "array");
+            p.putObject("items").put("type", "integer").put("minimum", 1).put("maximum", 65535);
+            ArrayNode d = p.putArray("default");
+            ((List<?>) def).forEach(x -> d.add((Integer) x));
         } else if (raw == List.class) {
             p.put("type", "array");
             p.putObject("items").put("type", "string");

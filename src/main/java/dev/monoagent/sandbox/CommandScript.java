@@ -38,6 +38,12 @@ final class CommandScript {
      * the script started, so a failure without it is bwrap's own and the command may be retried.
      */
     static String build(List<String> argv, List<Integer> ports, String socat, String startMarker) {
+        return build(argv, ports, java.util.Set.of(), socat, startMarker);
+    }
+
+    /** As above; the forwarders for {@code v6Only} ports (host listener on {@code ::1} only) dial {@code [::1]}. */
+    static String build(List<String> argv, List<Integer> ports, java.util.Set<Integer> v6Only, String socat,
+                        String startMarker) {
         String start = startMarker == null ? "" : "printf '%s' " + quote(startMarker) + " >&2\n";
         if (ports.isEmpty()) {
             return start + exec(argv);
@@ -47,7 +53,8 @@ final class CommandScript {
         StringBuilder hex = new StringBuilder(String.format("%04X", 3128));
         for (int port : ports) {
             sb.append(quote(socat)).append(" TCP-LISTEN:").append(port)
-                    .append(",bind=127.0.0.1,fork,reuseaddr PROXY:localhost:127.0.0.1:").append(port)
+                    .append(",bind=127.0.0.1,fork,reuseaddr PROXY:localhost:")
+                    .append(v6Only.contains(port) ? "[::1]" : "127.0.0.1").append(':').append(port)
                     .append(",proxyport=3128,proxyauth=\"$__ma\" >/dev/null 2>&1 &\n");
             hex.append(' ').append(String.format("%04X", port));
         }

@@ -19,16 +19,22 @@ final class HostPorts {
     /** IPv4 loopback/any, and their IPv6 forms (v4-mapped 127.0.0.1, {@code ::}) which accept IPv4 connections. */
     private static final java.util.Set<String> ADDRS = java.util.Set.of("0100007F", "00000000",
             "0000000000000000FFFF00000100007F", "00000000000000000000000000000000");
+    /** IPv6 loopback {@code ::1} as /proc/net/tcp6 prints it (four little-endian words). */
+    static final String V6_LOOPBACK = "00000000000000000000000001000000";
 
-    /** Listening ports from {@code /proc/net/tcp} and the {@code tcp6} file next to it. */
+    /** Listening ports (any loopback or wildcard address, {@code ::1} included) from /proc/net/tcp and tcp6. */
     static List<Integer> listening(Path procNetTcp, Collection<Integer> excluded) {
-        TreeSet<Integer> out = new TreeSet<>();
-        read(procNetTcp, excluded, out);
-        read(procNetTcp.resolveSibling(procNetTcp.getFileName() + "6"), excluded, out);
-        return List.copyOf(out);
+        return List.copyOf(read(procNetTcp, excluded, true));
     }
 
-    private static void read(Path file, Collection<Integer> excluded, TreeSet<Integer> out) {
+    private static TreeSet<Integer> read(Path procNetTcp, Collection<Integer> excluded, boolean v6Loopback) {
+        TreeSet<Integer> out = new TreeSet<>();
+        read(procNetTcp, excluded, out, v6Loopback);
+        read(procNetTcp.resolveSibling(procNetTcp.getFileName() + "6"), excluded, out, v6Loopback);
+        return out;
+    }
+
+    private static void read(Path file, Collection<Integer> excluded, TreeSet<Integer> out, boolean v6Loopback) {
         try {
             for (String line : Files.readAllLines(file)) {
                 String[] f = line.trim().split("\\s+");
@@ -39,7 +45,7 @@ final class HostPorts {
                 if (local.length != 2) {
                     continue;
                 }
-                if (ADDRS.contains(local[0])) {
+                if (ADDRS.contains(local[0]) || (v6Loopback && local[0].equals(V6_LOOPBACK))) {
                     int port = Integer.parseInt(local[1], 16);
                     if (!excluded.contains(port)) {
                         out.add(port);
@@ -49,5 +55,77 @@ final class HostPorts {
         } catch (IOException | NumberFormatException ignored) {
             // no /proc (macOS): no host ports granted
         }
+    }
+
+    /**
+     * Host ports listening on {@code ::1} only (nothing on 127.0.0.1, 0.0.0.0 or {@code ::} for the same port): Node's
+     * {@code listen(port, "localhost")} binds there. They are granted like the others, but reached as {@code [::1]}.
+     */
+    static List<Integer> v6Only(Path procNetTcp, Collection<Integer> excluded) {
+        TreeSet<Integer> v4 = read(procNetTcp, excluded, false);
+        TreeSet<Integer> out = new TreeSet<>();
+        try {
+            for (String line : Files.readAllLines(procNetTcp.resolveSibling(procNetTcp.getFileName() + "6"))) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length < 4 || !f[3].equals("0A")) {
+                    continue;
+                }
+                String[] local = f[1].split(":");
+                if (local.length == 2 && local[0].equals(V6_LOOPBACK)) {
+                    int port = Integer.parseInt(local[1], 16);
+                    if (!excluded.contains(port) && !v4.contains(port)) {
+                        out.add(port);
+                    }
+                }
+            }
+        } catch (IOException | NumberFormatException ignored) {
+            // no tcp6: none
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * The process listening on host loopback {@code port}, as "name (pid N)", or null when it cannot be told (another
+     * user's process, or it is gone). Matches the listening socket's inode in /proc/net/tcp[6] against every
+     * process's open descriptors; a few ms, run only when a connection is reported.
+     */
+    static String listener(int port) {
+        java.util.Set<String> inodes = new java.util.HashSet<>();
+        for (String file : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            try {
+                for (String line : Files.readAllLines(Path.of(file))) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f.length > 9 && f[3].equals("0A") && f[1].endsWith(":" + String.format("%04X", port))) {
+                        inodes.add("socket:[" + f[9] + "]");
+                    }
+                }
+            } catch (IOException ignored) {
+                // no such table
+            }
+        }
+        if (inodes.isEmpty()) {
+            return null;
+        }
+        try (var procs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path proc : procs) {
+                try (var fds = Files.newDirectoryStream(proc.resolve("fd"))) {
+                    for (Path fd : fds) {
+                        try {
+                            if (inodes.contains(Files.readSymbolicLink(fd).toString())) {
+                                return Files.readString(proc.resolve("comm")).strip() + " (pid "
+                                        + proc.getFileName() + ")";
+                            }
+                        } catch (IOException gone) {
+                            // closed meanwhile
+                        }
+                    }
+                } catch (IOException | SecurityException notOurs) {
+                    // another user's process, or it exited
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
     }
 }

@@ -34,6 +34,7 @@ import java.util.regex.Pattern;
 final class NativeEngine implements AutoCloseable {
     private static final Pattern FS_DENY = Pattern.compile("^deny (\\S+) (.+)$");
     private static final Pattern NET_DENY = Pattern.compile("^deny network-outbound (\\S+)(?: \\((.*)\\))?$");
+    private static final Pattern NET_ALLOW = Pattern.compile("^allow network-outbound (\\S+):(\\d+)$");
 
     /** Who a command belongs to, for attributing engine events that arrive by commandId. */
     record Attribution(String runId, String callId, String tool, String command) {}
@@ -58,6 +59,8 @@ final class NativeEngine implements AutoCloseable {
     private final Map<String, List<Violation>> perCommand = new ConcurrentHashMap<>();
     private final java.util.ArrayDeque<Violation> late = new java.util.ArrayDeque<>();
     private final AtomicInteger longLived = new AtomicInteger();
+    /** Commands running now (commandIds): a proxy connection is attributed when exactly one is. */
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile SrtBridge bridge;
     private volatile SrtBridge.InitResult init;
     private volatile List<Path> denyLiterals = List.of();
@@ -156,7 +159,12 @@ final class NativeEngine implements AutoCloseable {
             own.add(init.proxyPort());
             own.add(init.socksPort());
         }
-        return HostPorts.listening(Path.of("/proc/net/tcp"), own);
+        List<Integer> listening = HostPorts.listening(Path.of("/proc/net/tcp"), own);
+        if (policy.localhostPorts().isEmpty()) {
+            return listening;
+        }
+        // sandbox.network.localhostPorts narrows the grants to the listed ports (those listening now)
+        return listening.stream().filter(policy.localhostPorts()::contains).toList();
     }
 
     /**
@@ -197,7 +205,9 @@ final class NativeEngine implements AutoCloseable {
         commands.put(w.commandId(), who);
         Map<String, String> e = sandboxEnv(extraEnv);
         String marker = marked ? "\u0001mono-agent-started-" + UUID.randomUUID() + "\u0001" : null;
-        e.put("MONO_AGENT_CMD", CommandScript.build(argv, ports, tools.socat().toString(), marker));
+        java.util.Set<Integer> v6 = ports.isEmpty() ? Set.of()
+                : Set.copyOf(HostPorts.v6Only(Path.of("/proc/net/tcp"), List.of()));
+        e.put("MONO_AGENT_CMD", CommandScript.build(argv, ports, v6, tools.socat().toString(), marker));
         return new Prepared(w.commandId(), List.of(tools.bash().toString(), "-c", w.wrapped()), e, before, who,
                 w.prepared(), marker);
     }
@@ -232,17 +242,25 @@ final class NativeEngine implements AutoCloseable {
         Prepared prep;
         ProcessRunner.Result r;
         Limits.Slot slot = limits.acquire();
+        String firstId = null;
         try {
             prep = prepare(argv, who, extraEnv, before, true, true);
+            firstId = prep.commandId();
+            running.add(firstId);
             r = runOnce(prep, slot, workdir, stdin, timeout, maxBytes);
             boolean started = startedMarker(r, prep.startMarker());
             r = stripMarker(r, prep.startMarker());
             if (prep.reused() && !started && bwrapSetupFailed(r)) {
                 // the prepared wrap no longer fits the filesystem (bwrap refused to set up, nothing ran): wrap fresh
                 prep = prepare(argv, who, extraEnv, before, false, true);
+                running.add(prep.commandId());
                 r = stripMarker(runOnce(prep, slot, workdir, stdin, timeout, maxBytes), prep.startMarker());
+                running.remove(prep.commandId());
             }
         } finally {
+            if (firstId != null) {
+                running.remove(firstId);
+            }
             // nothing the command started may run on (or write) past this point: the scan below sees its final state
             slot.release();
             lock.readLock().unlock();
@@ -332,7 +350,9 @@ final class NativeEngine implements AutoCloseable {
         longLived.incrementAndGet();
         java.util.concurrent.atomic.AtomicReference<ProtectedScan.Snapshot> seen =
                 new java.util.concurrent.atomic.AtomicReference<>(prep.before());
+        running.add(prep.commandId());
         return new SandboxProcess(p, () -> {
+            running.remove(prep.commandId());
             slot.release();
             longLived.decrementAndGet();
             try {
@@ -460,6 +480,11 @@ final class NativeEngine implements AutoCloseable {
     }
 
     private void onEngineEvent(SrtBridge.EngineEvent e) {
+        Matcher a = NET_ALLOW.matcher(e.line());
+        if (a.matches()) {
+            onAllowedConnection(e, a.group(1), Integer.parseInt(a.group(2)));
+            return;
+        }
         Attribution who = e.commandId() == null ? null : commands.get(e.commandId());
         if (who == null) {
             who = new Attribution(null, null, "sandbox", e.commandId());
@@ -476,7 +501,7 @@ final class NativeEngine implements AutoCloseable {
         } else if (f.matches()) {
             kind = Kind.WRITE;
             target = f.group(2);
-            reason = "write refused by the sandbox (" + f.group(1) + ")";
+            reason = writeOutcome(target, f.group(1));
         } else {
             kind = Kind.OTHER;
             target = null;
@@ -494,6 +519,53 @@ final class NativeEngine implements AutoCloseable {
         if (e.commandId() != null) {
             perCommand.computeIfAbsent(e.commandId(), k -> Collections.synchronizedList(new ArrayList<>())).add(v);
         }
+    }
+
+    /**
+     * srt's proxy dialled a host loopback port for a sandboxed command: recorded (tier observed, kind network) with
+     * the port and the listening process, so a granted Docker API, debugger or forwarding proxy is never reached
+     * silently. Attributed to the running command when exactly one is running (srt does not say which asked).
+     */
+    private void onAllowedConnection(SrtBridge.EngineEvent e, String host, int port) {
+        if (!grantedPorts.contains(port)) {
+            return; // srt's own internal dials (its proxy ports), not a host service
+        }
+        List<String> now = List.copyOf(running);
+        Attribution who = now.size() == 1 ? commands.get(now.get(0)) : null;
+        if (who == null) {
+            who = new Attribution(null, null, "sandbox", now.isEmpty() ? null : now.size() + " commands running");
+        }
+        String listener = HostPorts.listener(port);
+        Violation v = new Violation(e.time(), Tier.OBSERVED, Kind.NETWORK, who.runId(), who.callId(), who.tool(),
+                who.command(), host + ":" + port, "allowed: connection to host port " + port + " (listener: "
+                + (listener == null ? "unknown" : listener) + "); localhost mode grants host loopback listeners, "
+                + "narrow them with sandbox.network.localhostPorts");
+        log.record(v);
+        synchronized (late) {
+            late.addLast(v);
+            while (late.size() > 64) {
+                late.removeFirst();
+            }
+        }
+        String id = now.size() == 1 ? now.get(0) : null;
+        if (id != null) {
+            perCommand.computeIfAbsent(id, k -> Collections.synchronizedList(new ArrayList<>())).add(v);
+        }
+    }
+
+    /**
+     * What a write-intent event means. srt's Linux feed reports attempts (seccomp sees the syscall, not its result)
+     * on paths outside the writable roots. Outside /dev and /proc those paths are read-only binds, so the write was
+     * refused. Under them the sandbox has its own pipes, terminals and tmpfs ({@code /dev/shm}): such a write may
+     * well have succeeded, but only inside the sandbox, and the record says so instead of claiming a refusal.
+     */
+    static String writeOutcome(String target, String syscall) {
+        if (target.startsWith("/dev/") || target.startsWith("/proc/")) {
+            return "write attempt on the sandbox's private " + (target.startsWith("/dev/") ? "/dev" : "/proc")
+                    + " (" + syscall + "): allowed there, on the sandbox's own pipes, terminals and tmpfs (such "
+                    + "as /dev/shm), no host file";
+        }
+        return "write refused by the sandbox (" + syscall + ")";
     }
 
     /** Engine events for a callId that arrived after its command's result was assembled (they are logged anyway). */

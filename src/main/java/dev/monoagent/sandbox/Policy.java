@@ -28,10 +28,20 @@ import java.util.List;
  * @param denyRead          paths never readable ({@code ~/.ssh}, home outside the readable roots)
  * @param network           network mode
  * @param allowlist         host suffixes for allowlist mode
+ * @param localhostPorts    localhost mode: the only host ports granted (empty: every loopback listener)
  */
 public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
                      List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
-                     List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist) {
+                     List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist,
+                     List<Integer> localhostPorts) {
+
+    /** A policy granting every host loopback listener in localhost mode. */
+    public Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
+                  List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
+                  List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist) {
+        this(workspace, mode, fallback, unsafeAllowed, readableRoots, writableRoots, denyWriteGlobs, protectedLiterals,
+                denyRead, network, allowlist, List.of());
+    }
 
     /**
      * srt 0.0.78's built-in write-protected files: refused at any depth by the engine itself, whatever the config
@@ -74,6 +84,7 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         protectedLiterals = List.copyOf(protectedLiterals);
         denyRead = List.copyOf(denyRead);
         allowlist = List.copyOf(allowlist);
+        localhostPorts = List.copyOf(localhostPorts);
     }
 
     /**

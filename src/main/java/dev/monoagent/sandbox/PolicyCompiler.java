@@ -71,7 +71,7 @@ final class PolicyCompiler {
         List<Path> denyRead = List.of(home.resolve(".ssh"), home);
         return new Policy(ws, s.mode(), s.fallback(), s.unsafeFallbackAllowed(), cfg.readableRoots(),
                 cfg.writableRoots(), s.denyWrite(), protectedLiterals, denyRead, s.network().mode(),
-                s.network().allowlist());
+                s.network().allowlist(), s.network().localhostPorts());
     }
 
     /** {@code core.hooksPath} in one git config file's lines, resolved against the workspace (or home for ~/), or null. */
@@ -307,7 +307,11 @@ final class PolicyCompiler {
     static List<String> allowedDomains(Policy p, List<Integer> hostPorts) {
         List<String> out = new ArrayList<>();
         switch (p.network()) {
-            case LOCALHOST -> hostPorts.forEach(port -> out.add("127.0.0.1:" + port));
+            case LOCALHOST -> hostPorts.forEach(port -> {
+                // a listener on ::1 only (Node's listen(port, "localhost")) is dialled as [::1]
+                out.add("127.0.0.1:" + port);
+                out.add("[::1]:" + port);
+            });
             case ALLOWLIST -> {
                 for (String e : p.allowlist()) {
                     String h = e.trim().toLowerCase();

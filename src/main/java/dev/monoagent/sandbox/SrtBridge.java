@@ -36,7 +36,7 @@ import java.util.function.Consumer;
 final class SrtBridge implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "bridge.mjs";
     /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
-    static final String SCRIPT_SHA256 = "d812656eaa259a18149b6b7a9abda61e5ce6d6532a26f8863e44a27f11e3b3b1";
+    static final String SCRIPT_SHA256 = "73cc889dd5f61d5eb41d77e4851e97c147a7096b2e32e9cd4795472825038cc6";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -269,6 +269,10 @@ final class SrtBridge implements AutoCloseable {
                     }
                     onViolation.accept(new EngineEvent(n.path("line").asText(),
                             n.path("command").isNull() ? null : n.path("command").asText(), t));
+                } else if (event.equals("connect")) {
+                    // the proxy dialled a host loopback port: reported as an allow line, never attributed by srt
+                    onViolation.accept(new EngineEvent("allow network-outbound " + n.path("host").asText() + ":"
+                            + n.path("port").asInt(), null, Instant.now()));
                 } else if (n.has("id")) {
                     CompletableFuture<JsonNode> f = pending.get(n.path("id").asLong());
                     if (f != null) {

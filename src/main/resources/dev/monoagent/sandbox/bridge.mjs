@@ -24,6 +24,25 @@ globalThis.Bun = {
 };
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 
+// Every connection srt's proxy opens to a host loopback address (a granted host port in localhost mode) is reported
+// as {event: "connect"}: srt records denies only, and a granted port can be a proxy forwarding outward, a Docker API
+// or a debugger. Every TCP connect in this process goes through Socket.prototype.connect (net.connect normalises its
+// arguments into an array first), so the hook sees the proxy's upstream dials whatever module imported them.
+import net from 'node:net';
+const socketConnect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function (...args) {
+  try {
+    let o = args[0];
+    if (Array.isArray(o)) o = o[0];
+    const port = typeof o === 'object' && o !== null ? Number(o.port) : Number(o);
+    const host = typeof o === 'object' && o !== null ? String(o.host ?? '') : String(args[1] ?? '');
+    if (port > 0 && (host === '127.0.0.1' || host === '::1' || host === '[::1]' || host === 'localhost')) {
+      send({ event: 'connect', host, port, time: new Date().toISOString() });
+    }
+  } catch (e) { /* reporting never breaks a connection */ }
+  return Reflect.apply(socketConnect, this, args);
+};
+
 const { SandboxManager } = await import(pathToFileURL(process.argv[1]).href);
 const { randomUUID } = await import('node:crypto');
 // Every wrapped command is this constant; Java passes the real script in MONO_AGENT_CMD (inherited through bwrap and

@@ -77,6 +77,12 @@ class MalformedConfigTest {
                 // bad enum values
                 c("{" + M + ",\"sandbox\":{\"mode\":\"nativ\"}}", "sandbox.mode",
                         "sandbox.mode must be one of native|off, got \"nativ\"."),
+                c("{" + M + ",\"sandbox\":{\"network\":{\"localhostPorts\":[5432, 70000]}}}",
+                        "sandbox.network.localhostPorts[1]", "must be a port number between 1 and 65535, got 70000"),
+                c("{" + M + ",\"sandbox\":{\"network\":{\"localhostPorts\":\"5432\"}}}",
+                        "sandbox.network.localhostPorts", "must be an array of port numbers"),
+                c("{" + M + "}", Map.of("MONO_AGENT_SANDBOX_NETWORK_LOCALHOST_PORTS", "5432,http"),
+                        "MONO_AGENT_SANDBOX_NETWORK_LOCALHOST_PORTS[1]", "must be a port number between 1 and 65535"),
                 c("{" + M + ",\"sandbox\":{\"network\":{\"mode\":\"loopback\"}}}", "sandbox.network.mode",
                         "must be one of none|localhost|allowlist|all"),
                 c("{" + M + ",\"sandbox\":{\"fallback\":\"host\"}}", "sandbox.fallback",
