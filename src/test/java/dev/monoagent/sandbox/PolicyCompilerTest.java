@@ -116,7 +116,8 @@ class PolicyCompilerTest {
     @Test
     void localhostGrantsIpLiteralPorts() {
         Policy p = policy(NetworkMode.LOCALHOST, List.of());
-        assertEquals(List.of("127.0.0.1:5432", "127.0.0.1:8080"), PolicyCompiler.allowedDomains(p, List.of(5432, 8080)));
+        assertEquals(List.of("127.0.0.1:5432", "[::1]:5432", "127.0.0.1:8080", "[::1]:8080"),
+                PolicyCompiler.allowedDomains(p, List.of(5432, 8080)));
     }
 
     @Test
