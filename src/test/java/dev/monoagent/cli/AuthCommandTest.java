@@ -85,6 +85,10 @@ class AuthCommandTest {
         assertFalse(Files.exists(file));
         assertTrue(run("auth", "status").out().startsWith("openai-codex: missing"));
         assertTrue(run("auth", "logout").out().contains("Not signed in"));
+        Path fresh = tmp.resolve("never-used");
+        env.put(CodexAuthSettings.ENV_CONFIG_DIR, fresh.toString());
+        assertTrue(run("auth", "logout").out().contains("Not signed in"));
+        assertFalse(Files.exists(fresh), "logout and status create nothing");
     }
 
     /** The browser is elsewhere: the redirect fails to load, the user pastes its address into the terminal. */

@@ -131,6 +131,9 @@ public final class CodexAuth implements CodexCredentials {
 
     /** Forgets the stored sign-in (the tokens stay valid at OpenAI until they expire). True when one was stored. */
     public boolean logout() {
+        if (!Files.exists(store.file(), LinkOption.NOFOLLOW_LINKS)) {
+            return false; // nothing to forget: do not create the config dir just to say so
+        }
         return store.locked(() -> store.delete(PROVIDER));
     }
 
