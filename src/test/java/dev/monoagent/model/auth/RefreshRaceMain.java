@@ -16,7 +16,7 @@ public final class RefreshRaceMain {
         Files.writeString(Path.of(args[3]), "ready");
         long deadline = System.currentTimeMillis() + 30_000;
         while (!Files.exists(go) && System.currentTimeMillis() < deadline) {
-            Thread.onSpinWait();
+            Thread.sleep(2);
         }
         CodexAuth auth = CodexAuth.fromEnv(Map.of(CodexAuthSettings.ENV_CONFIG_DIR, args[0],
                 CodexAuthSettings.ENV_ISSUER, args[1], CodexAuthSettings.ENV_CLIENT_ID, FakeAuthServer.CLIENT_ID));
