@@ -63,6 +63,24 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
         return base.resolve("mono-agent");
     }
 
+    /**
+     * mono-agent's per-user config dir (it holds the ChatGPT sign-in): {@code MONO_AGENT_CONFIG_DIR}, else
+     * {@code ~/Library/Application Support/mono-agent} on macOS, else {@code ${XDG_CONFIG_HOME:-~/.config}/mono-agent}.
+     * Here, below the model layer, so the sandbox policy can deny reading it wherever it lives.
+     */
+    public static Path defaultConfigRoot(Map<String, String> env, Path home) {
+        String override = env.get("MONO_AGENT_CONFIG_DIR");
+        if (override != null && !override.isBlank()) {
+            return Path.of(override).toAbsolutePath().normalize();
+        }
+        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac")) {
+            return home.resolve("Library/Application Support/mono-agent");
+        }
+        String xdg = env.get("XDG_CONFIG_HOME");
+        Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute() ? Path.of(xdg) : home.resolve(".config");
+        return base.resolve("mono-agent");
+    }
+
     public HostEnv withCacheRoot(Path root) {
         return new HostEnv(root, home, path, tmpRoot, hostEnv, extraProtected);
     }

@@ -68,7 +68,12 @@ final class PolicyCompiler {
             }
         }
         protectedLiterals.add(cacheRoot.toAbsolutePath().normalize());
-        List<Path> denyRead = List.of(home.resolve(".ssh"), home);
+        List<Path> denyRead = new ArrayList<>(List.of(home.resolve(".ssh"), home));
+        // the ChatGPT sign-in lives in the user config dir; under home it is already hidden, elsewhere deny it too
+        Path userConfig = HostEnv.defaultConfigRoot(cfg.env(), home);
+        if (!userConfig.startsWith(home)) {
+            denyRead.add(userConfig);
+        }
         return new Policy(ws, s.mode(), s.fallback(), s.unsafeFallbackAllowed(), cfg.readableRoots(),
                 cfg.writableRoots(), s.denyWrite(), protectedLiterals, denyRead, s.network().mode(),
                 s.network().allowlist(), s.network().localhostPorts());
@@ -277,6 +282,8 @@ final class PolicyCompiler {
             allowWrite.add(w.toString());
         }
         allowWrite.add(f.sessionTmp().toString());
+        // a user config dir moved outside home (the sign-in store) is denied by name as well
+        p.denyRead().stream().filter(d -> !d.startsWith(home)).forEach(d -> denyRead.add(d.toString()));
         SrtConfig.Filesystem fs = new SrtConfig.Filesystem(List.copyOf(denyRead), List.copyOf(allowRead), allowWrite, denyLiterals.stream().map(Path::toString).toList());
         // srt finds nested .git/hooks, .vscode, ... with rg, which by default honours .gitignore/.rgignore and
         // RIPGREP_CONFIG_PATH: the agent could write an ignore file that hides them. These args come first on srt's rg

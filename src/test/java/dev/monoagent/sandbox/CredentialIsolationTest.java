@@ -65,4 +65,34 @@ class CredentialIsolationTest {
         }
         assertTrue(Files.readString(store.file()).contains("ACCESS-CANARY"), "the canary was really there");
     }
+
+    /** MONO_AGENT_CONFIG_DIR (or XDG_CONFIG_HOME) outside home: the policy denies reading the store there too. */
+    @Test
+    void aStoreMovedOutsideHomeIsDeniedAsWell() throws Exception {
+        HostEnv base = TestEngine.env();
+        Path storeDir = Files.createDirectories(tmp.resolve("elsewhere")).resolve("mono-agent-cfg");
+        assertFalse(storeDir.startsWith(base.home()));
+        AuthStore store = new AuthStore(storeDir);
+        store.write("openai-codex", new CodexTokens(null, ACCESS, REFRESH, "acc_x", "a@b", "plus",
+                Instant.now().plusSeconds(3600), Instant.now(), "browser", null));
+        Path ws = Files.createDirectories(tmp.resolve("ws2"));
+        dev.monoagent.config.LoadedConfig plain = TestEngine.config(ws, NetworkMode.NONE, List.of());
+        dev.monoagent.config.LoadedConfig lc = new dev.monoagent.config.LoadedConfig(plain.configPath(), false, ws,
+                plain.config(), Map.of(), List.of(), Map.of(CodexAuthSettings.ENV_CONFIG_DIR, storeDir.toString()));
+        assertEquals(storeDir, CodexAuthSettings.userConfigDir(lc.env(), base.home()));
+        try (Sandbox sb = Sandbox.open(lc, new TestEngine.Events(), base)) {
+            assertEquals("ready", sb.status().state(), String.valueOf(sb.status().reason()));
+            assertTrue(sb.policy().readDenial(store.file()) != null, "the file tools refuse it too");
+            Files.writeString(tmp.resolve("elsewhere/control.txt"), "CONTROL-VISIBLE");
+            ExecOutcome.Completed control = TestEngine.bash(sb, ws, "cat '" + tmp.resolve("elsewhere/control.txt")
+                    + "'", "run-iso2", "call-control", Duration.ofSeconds(30));
+            assertEquals("CONTROL-VISIBLE", control.stdout(), "its neighbour is readable: " + control);
+            for (String cmd : List.of("cat '" + store.file() + "'", "grep -r CANARY '" + storeDir + "' 2>&1",
+                    "ls -la '" + storeDir + "' 2>&1")) {
+                ExecOutcome.Completed c = TestEngine.bash(sb, ws, cmd, "run-iso2", "call-" + cmd.hashCode(),
+                        Duration.ofSeconds(30));
+                assertFalse((c.stdout() + c.stderr()).contains("CANARY"), cmd + " saw a token");
+            }
+        }
+    }
 }

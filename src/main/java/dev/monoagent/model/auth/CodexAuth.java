@@ -104,7 +104,6 @@ public final class CodexAuth implements CodexCredentials {
             return new AuthStatus(PROVIDER, CredentialState.EXPIRED, d);
         }
         d.add(who);
-        storeOutsideHome().ifPresent(d::add);
         if (t.expiresAt() == null) {
             d.add("Access token expiry unknown; last refreshed " + t.lastRefresh() + ".");
         } else if (t.accessExpired(now)) {
@@ -114,19 +113,6 @@ public final class CodexAuth implements CodexCredentials {
                     : "; no refresh token, sign in again after that."));
         }
         return new AuthStatus(PROVIDER, CredentialState.PRESENT, d);
-    }
-
-    /**
-     * The sandbox hides the user's home from sandboxed commands, not the rest of the file system: a store moved
-     * outside home (MONO_AGENT_CONFIG_DIR, XDG_CONFIG_HOME elsewhere) would be readable by them, so say so.
-     */
-    private Optional<String> storeOutsideHome() {
-        Path home = Path.of(System.getProperty("user.home")).toAbsolutePath().normalize();
-        if (store.dir().startsWith(home)) {
-            return Optional.empty();
-        }
-        return Optional.of("Note: " + store.dir() + " is outside your home directory (" + home + "); the sandbox "
-                + "hides only home, so sandboxed commands could read these tokens. Keep the store under home.");
     }
 
     /** Forgets the stored sign-in (the tokens stay valid at OpenAI until they expire). True when one was stored. */

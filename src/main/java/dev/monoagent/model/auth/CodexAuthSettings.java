@@ -2,6 +2,7 @@ package dev.monoagent.model.auth;
 
 import java.net.URI;
 import java.nio.file.Path;
+import dev.monoagent.sandbox.HostEnv;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -72,16 +73,7 @@ public record CodexAuthSettings(URI issuer, String clientId, int callbackPort, P
      * Support/mono-agent} on macOS, else {@code ${XDG_CONFIG_HOME:-~/.config}/mono-agent}.
      */
     public static Path userConfigDir(Map<String, String> env, Path home) {
-        String override = env.get(ENV_CONFIG_DIR);
-        if (override != null && !override.isBlank()) {
-            return Path.of(override).toAbsolutePath().normalize();
-        }
-        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac")) {
-            return home.resolve("Library/Application Support/mono-agent");
-        }
-        String xdg = env.get("XDG_CONFIG_HOME");
-        Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute() ? Path.of(xdg) : home.resolve(".config");
-        return base.resolve("mono-agent");
+        return HostEnv.defaultConfigRoot(env, home);
     }
 
     public CodexAuthSettings withCallbackPort(int port) {
