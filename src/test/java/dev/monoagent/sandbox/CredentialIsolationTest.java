@@ -83,10 +83,10 @@ class CredentialIsolationTest {
         try (Sandbox sb = Sandbox.open(lc, new TestEngine.Events(), base)) {
             assertEquals("ready", sb.status().state(), String.valueOf(sb.status().reason()));
             assertTrue(sb.policy().readDenial(store.file()) != null, "the file tools refuse it too");
-            Files.writeString(tmp.resolve("elsewhere/control.txt"), "CONTROL-VISIBLE");
-            ExecOutcome.Completed control = TestEngine.bash(sb, ws, "cat '" + tmp.resolve("elsewhere/control.txt")
-                    + "'", "run-iso2", "call-control", Duration.ofSeconds(30));
-            assertEquals("CONTROL-VISIBLE", control.stdout(), "its neighbour is readable: " + control);
+            Files.writeString(ws.resolve("control.txt"), "CONTROL-VISIBLE");
+            ExecOutcome.Completed control = TestEngine.bash(sb, ws, "cat control.txt", "run-iso2", "call-control",
+                    Duration.ofSeconds(30));
+            assertEquals("CONTROL-VISIBLE", control.stdout(), "commands really run and read: " + control);
             for (String cmd : List.of("cat '" + store.file() + "'", "grep -r CANARY '" + storeDir + "' 2>&1",
                     "ls -la '" + storeDir + "' 2>&1")) {
                 ExecOutcome.Completed c = TestEngine.bash(sb, ws, cmd, "run-iso2", "call-" + cmd.hashCode(),
