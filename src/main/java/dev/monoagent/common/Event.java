@@ -41,7 +41,21 @@ public sealed interface Event {
 
     record SelfCheckFinished(Instant time, boolean passed, List<ProbeResult> results) implements Event {}
 
-    record MemoryRecalled(Instant time, String runId, int items) implements Event {}
+    /**
+     * Long-term memory recalled for a turn.
+     *
+     * @param items   entries appended to the user message
+     * @param bytes   UTF-8 size of the recall block
+     * @param mode    {@code hybrid} or {@code keyword-only}
+     * @param reason  why keyword-only (vectors off, embedder unavailable), or null
+     * @param sources where each entry lives ({@code daily/2026-11-30.md:12})
+     */
+    record MemoryRecalled(Instant time, String runId, int items, int bytes, String mode, String reason,
+                          List<String> sources) implements Event {
+        public MemoryRecalled {
+            sources = List.copyOf(sources);
+        }
+    }
 
     /**
      * The sandbox policy of a workspace changed against the one last accepted (issue 9 item 1).

@@ -77,7 +77,8 @@ public final class TranscriptModel {
             case Event.SelfCheckFinished s -> system(s, "Sandbox check " + (s.passed() ? "passed" : "FAILED")
                     + " (" + s.results().size() + " probes)");
             case Event.ProbeFinished p -> { /* shown in the sandbox panel */ }
-            case Event.MemoryRecalled m -> system(m, "Recalled " + m.items() + " memory items");
+            case Event.MemoryRecalled m -> system(m, "Recalled " + m.items() + " memory items (" + m.bytes() + " bytes, "
+                    + m.mode() + (m.reason() == null ? "" : ": " + m.reason()) + ")");
             case Event.PolicyChanged c -> system(c, "Sandbox policy " + (c.applied() ? "changed" : "change REFUSED")
                     + (c.weaker() ? " (weaker, " + c.by() + ")" : " (" + c.by() + ")") + ": "
                     + String.join("; ", c.changes()));
