@@ -41,6 +41,8 @@ public final class MemoryStore implements AutoCloseable {
     /** Vector hits below this cosine similarity are noise for recall (they would always fill the block). */
     static final float MIN_COSINE = 0.30f;
     private static final long RETRY_AFTER_MS = 30_000;
+    private static final int COMMIT_EVERY = 2_000;
+    private int uncommitted;
 
     /** Where the vector side stands. */
     public enum VectorState {
@@ -228,7 +230,13 @@ public final class MemoryStore implements AutoCloseable {
         List<JournalEntry> added = out.stream().filter(Journal.Append::added).map(Journal.Append::entry).toList();
         if (!added.isEmpty() && !readOnlyIndex) {
             indexEntries(added, vectorState == VectorState.READY || remoteRetryDue());
-            index.commit();
+            // The journal is already durable; the index is only committed now and then (and on close), because a
+            // crash merely means re-indexing the last entries from the journal on the next open.
+            uncommitted += added.size();
+            if (uncommitted >= COMMIT_EVERY) {
+                index.commit();
+                uncommitted = 0;
+            }
             index.refresh();
         }
         return out;
@@ -494,6 +502,9 @@ public final class MemoryStore implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        if (!readOnlyIndex) {
+            index.commit();
+        }
         index.close();
     }
 }
