@@ -188,10 +188,13 @@ public final class Doctor {
     }
 
     static Section memory(LoadedConfig lc) {
-        MonoConfig.Memory m = lc.config().memory();
-        // No memory engine exists yet: say so instead of describing the configured recall as working.
-        return new Section("memory", "Memory", Status.DISABLED, List.of("mode: " + m.mode().wire()
-                + " — not built: nothing is journaled or recalled yet", "path: " + lc.resolve(m.path())));
+        dev.monoagent.memory.MemoryHealth.Report r = dev.monoagent.memory.MemoryHealth.check(lc);
+        Status st = switch (r.level()) {
+            case OK -> Status.OK;
+            case WAITING -> Status.WAITING;
+            case ERROR -> Status.ERROR;
+        };
+        return new Section("memory", "Memory", st, r.lines());
     }
 
     static Section tools(LoadedConfig lc) {

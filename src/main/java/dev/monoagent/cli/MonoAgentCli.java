@@ -27,7 +27,8 @@ public final class MonoAgentCli {
             subcommands = {CommandLine.HelpCommand.class, InitCommand.class, ValidateCommand.class,
                     ConfigCommand.class, PresetsCommand.class, ToolsCommand.class, SandboxCommand.class,
                     InstanceCommands.Start.class, InstanceCommands.Stop.class, InstanceCommands.Restart.class,
-                    InstanceCommands.Status.class, InstanceCommands.Logs.class, AuthCommand.class})
+                    InstanceCommands.Status.class, InstanceCommands.Logs.class, AuthCommand.class,
+                    MemoryCommand.class})
     static final class Root implements Runnable {
         @Spec
         CommandSpec spec;

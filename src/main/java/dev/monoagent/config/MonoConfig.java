@@ -165,13 +165,17 @@ public record MonoConfig(
 
     /** {@code memory.embeddings}. */
     public record Embeddings(
-            @Doc("local (built-in hashing embedder, offline) or a provider name.") String provider,
-            @Doc("Embedding model name.") String model,
-            @Doc("Vector dimension.") @Range(min = 8, max = 8192) int dim,
-            @Doc("HTTP endpoint for a remote embedder.") String endpoint,
+            @Doc("local (in-process all-MiniLM-L6-v2, offline, no service), ollama, lmstudio or openai.")
+                    String provider,
+            @Doc("Embedding model name (local: all-minilm-l6-v2-q; a service: its model name).") String model,
+            @Doc("Vector dimension the provider returns (local: 384); another size is reported, not used.")
+                    @Range(min = 8, max = 8192) int dim,
+            @Doc("Base URL of a service embedder (ollama: http://127.0.0.1:11434, lmstudio: "
+                    + "http://127.0.0.1:1234/v1, openai: https://api.openai.com/v1).") String endpoint,
             @Doc("Env var holding the embedder's API key.") String apiKeyEnv,
             @Doc("Timeout per embedding request in milliseconds.") @Range(min = 100, max = 600000) int timeoutMs) {
-        public static final Embeddings DEFAULTS = new Embeddings("local", "hashing-v1", 256, null, null, 10000);
+        public static final Embeddings DEFAULTS = new Embeddings("local", "all-minilm-l6-v2-q", 384, null, null,
+                10000);
     }
 
     /** {@code processJobs}. */

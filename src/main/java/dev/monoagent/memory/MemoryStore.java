@@ -41,6 +41,8 @@ public final class MemoryStore implements AutoCloseable {
     /** Vector hits below this cosine similarity are noise for recall (they would always fill the block). */
     static final float MIN_COSINE = 0.30f;
     private static final long RETRY_AFTER_MS = 30_000;
+    /** Lucene logs a start-up hint about the incubating vector API to stderr; the CLI's output is ours. */
+    private static final java.util.logging.Logger LUCENE_LOG = quiet("org.apache.lucene");
     private static final int COMMIT_EVERY = 2_000;
     private int uncommitted;
 
@@ -125,6 +127,12 @@ public final class MemoryStore implements AutoCloseable {
         if (!ro) {
             sync();
         }
+    }
+
+    private static java.util.logging.Logger quiet(String name) {
+        java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
+        l.setLevel(java.util.logging.Level.SEVERE);
+        return l;
     }
 
     /** Opens the workspace's memory as configured. */

@@ -2,7 +2,7 @@ package dev.monoagent.tools;
 
 import java.util.List;
 
-/** The tool implementations this package provides (the memory tools come from the memory package). */
+/** The tool implementations this package provides without outside state (the memory tools need a store: {@link MemoryTools}). */
 final class BuiltinTools {
     private BuiltinTools() {}
 
