@@ -135,15 +135,6 @@ class CliTest {
     }
 
     @Test
-    void validateMemorySectionDoesNotClaimAnEngineThatIsNotThere() throws Exception {
-        run("init", "--model", "openai:gpt-5", "--memory", "journal");
-        JsonNode memory = section(new ObjectMapper().readTree(run("validate", "--json").out()), "memory");
-        assertEquals("disabled", memory.get("status").asText());
-        assertTrue(memory.get("details").toString().contains("not built"), memory.toString());
-        assertFalse(memory.get("details").toString().contains("hybrid"), memory.toString());
-    }
-
-    @Test
     void validateErrorSectionsExitOne() throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
                 "{\"tools\":{\"allowedTools\":[\"Bash\"],\"disallowedTools\":[\"bash\"]}}");
