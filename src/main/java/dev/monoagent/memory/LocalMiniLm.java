@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The default embedder: quantized all-MiniLM-L6-v2 (384 dimensions) run in-process by ONNX Runtime, with the model
- * file inside a Maven jar, so vector recall works offline with no service (docs/decisions/0007-memory-index-and-
+ * file inside a Maven jar, so vector recall works offline with no service (docs/decisions/0012-memory-index-and-
  * embeddings.md). Loaded on first use, never at start-up; a load failure is remembered and reported as unavailable.
  */
 final class LocalMiniLm implements Embedder {

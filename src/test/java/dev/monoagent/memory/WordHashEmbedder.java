@@ -10,8 +10,17 @@ import java.util.Locale;
  */
 final class WordHashEmbedder implements Embedder {
     static final int DIM = 256;
+    private final int dim;
     volatile boolean down;
     volatile int calls;
+
+    WordHashEmbedder() {
+        this(DIM);
+    }
+
+    WordHashEmbedder(int dim) {
+        this.dim = dim;
+    }
 
     @Override
     public String id() {
@@ -31,12 +40,12 @@ final class WordHashEmbedder implements Embedder {
         }
         List<float[]> out = new ArrayList<>();
         for (String t : texts) {
-            float[] v = new float[DIM];
+            float[] v = new float[dim];
             for (String w : t.toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
                 if (!w.isEmpty()) {
                     int h = w.hashCode();
-                    v[Math.floorMod(h, DIM)] += 1;
-                    v[Math.floorMod(h * 31 + 7, DIM)] += 0.5f;
+                    v[Math.floorMod(h, dim)] += 1;
+                    v[Math.floorMod(h * 31 + 7, dim)] += 0.5f;
                 }
             }
             v[0] += 0.01f;

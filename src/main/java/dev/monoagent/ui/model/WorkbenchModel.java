@@ -27,7 +27,7 @@ import javafx.beans.property.SimpleObjectProperty;
  */
 public final class WorkbenchModel {
     /** Centre tabs. */
-    public enum Tab { FILE, TRANSCRIPT, REPL, CONSOLE }
+    public enum Tab { FILE, TRANSCRIPT, REPL, CONSOLE, MEMORY }
 
     /** Shown in the prompt box until an agent loop exists in this build. */
     public static final String NO_AGENT_TEXT = "No agent loop in this build yet — prompts cannot be sent. The command "
@@ -45,6 +45,7 @@ public final class WorkbenchModel {
     private final SandboxPanelModel sandbox;
     private final ConsoleModel commandConsole;
     private final ConsoleModel replConsole;
+    private final MemoryModel memory;
     private final ObjectProperty<Tab> tab = new SimpleObjectProperty<>(Tab.TRANSCRIPT);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final AtomicReference<SandboxSnapshot> lastSnapshot = new AtomicReference<>();
@@ -70,6 +71,13 @@ public final class WorkbenchModel {
             lastSnapshot.set(b);
             // the engine's compiled policy replaces the provisional one once it is open: badges follow it
             tree.policyMaybeChanged();
+        });
+        // The journal memory is opened when its tab is first shown, never on the start-up path.
+        this.memory = new MemoryModel(dev.monoagent.ui.port.MemoryPort.forWorkspace(this.workspace), executor);
+        tab.addListener((o, a, t) -> {
+            if (t == Tab.MEMORY) {
+                memory.refresh();
+            }
         });
     }
 
@@ -163,6 +171,10 @@ public final class WorkbenchModel {
 
     public ConsoleModel replConsole() {
         return replConsole;
+    }
+
+    public MemoryModel memory() {
+        return memory;
     }
 
     public ObjectProperty<Tab> tabProperty() {

@@ -22,6 +22,7 @@ import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignA;
+import org.kordamp.ikonli.materialdesign2.MaterialDesignB;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignC;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignF;
 import org.kordamp.ikonli.materialdesign2.MaterialDesignL;
@@ -71,7 +72,9 @@ public final class WorkbenchView extends BorderPane {
                         viewer),
                 tab(Tab.TRANSCRIPT, "Transcript", Icons.of(MaterialDesignR.ROBOT, "tab-icon"), transcript),
                 tab(Tab.REPL, "NodeRepl", Icons.of(MaterialDesignL.LANGUAGE_JAVASCRIPT, "tab-icon"), repl),
-                tab(Tab.CONSOLE, "Command console", Icons.of(MaterialDesignC.CONSOLE, "tab-icon"), console));
+                tab(Tab.CONSOLE, "Command console", Icons.of(MaterialDesignC.CONSOLE, "tab-icon"), console),
+                tab(Tab.MEMORY, "Memory", Icons.of(MaterialDesignB.BOOK_OPEN_VARIANT, "tab-icon"),
+                        new MemoryView(model.memory())));
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         selectTab(model.tabProperty().get());
         model.tabProperty().addListener((o, a, t) -> selectTab(t));
