@@ -62,6 +62,9 @@ final class SandboxCommand implements Runnable {
         n.put("state", s.state());
         n.put("effective", s.effective().wire());
         n.put("engine", s.engine().line());
+        if (s.node() != null) {
+            n.put("node", s.node());
+        }
         n.put("source", s.engine().source().wire());
         n.put("version", s.engine().version());
         n.put("digest", s.engine().digest());
@@ -108,6 +111,7 @@ final class SandboxCommand implements Runnable {
         public Integer call() throws Exception {
             LoadedConfig lc = options.load(ctx);
             SandboxStatus s = Sandbox.quickStatus(lc, host(ctx));
+            s = s.withNode(Sandbox.nodeLine(host(ctx), lc));
             if (json) {
                 ctx.out().println(JSON.writeValueAsString(statusJson(s)));
             } else {

@@ -24,8 +24,15 @@ import java.util.regex.Pattern;
  * @param rg    ripgrep (Linux)
  * @param bash  the shell srt wraps commands with
  * @param nodeVersion e.g. {@code v20.20.2}
+ * @param nodeSource  {@code host} (a qualifying Node on PATH, preferred) or {@code managed} (the pinned
+ *                    {@link NodeRuntime} in the private cache)
  */
-record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String nodeVersion) {
+record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String nodeVersion, String nodeSource) {
+
+    /** {@code node: v20.20.2 (host, /usr/bin/node)}: which Node runs the engine and NodeRepl. */
+    String nodeLine() {
+        return new NodeChoice(node, nodeVersion, nodeSource, List.of()).line();
+    }
 
     /** What was found, or what is missing with the exact command that installs it. */
     sealed interface Found permits Ok, Missing {}
@@ -49,17 +56,12 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
         List<String> problems = new ArrayList<>();
         List<String> missingPkgs = new ArrayList<>();
         boolean mac = System.getProperty("os.name", "").toLowerCase().contains("mac");
-        Path node = resolve(env, untrusted, "node", problems);
-        String version = null;
-        if (node != null) {
-            version = nodeVersion(node);
-            if (version == null || !versionOk(version)) {
-                problems.add("Node " + (version == null ? "(unknown version)" : version) + " at " + node
-                        + " is too old; srt 0.0.78 needs >= 20.11.");
-                node = null;
-            }
-        }
-        String nodeHint = mac ? "brew install node@20" : "apt-get install -y nodejs (Node >= 20.11, e.g. from NodeSource)";
+        NodeChoice nc = chooseNode(env, untrusted);
+        Path node = nc.node();
+        problems.addAll(nc.problems());
+        String nodeHint = mac ? "brew install node@20"
+                : "mono-agent sandbox setup (installs the pinned Node " + NodeRuntime.VERSION
+                        + " into the private cache), or apt-get install -y nodejs (>= 20.11)";
         Path bwrap = null;
         Path socat = null;
         Path rg = null;
@@ -94,7 +96,48 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
             }
             return new Missing(String.join(" ", problems), hint);
         }
-        return new Ok(new HostTools(node, bwrap, socat, rg, bash, version));
+        return new Ok(new HostTools(node, bwrap, socat, rg, bash, nc.version(), nc.source()));
+    }
+
+    /** The Node to use, or null with the reasons in {@code problems}. */
+    record NodeChoice(Path node, String version, String source, List<String> problems) {
+        /** The {@code node:} status line. */
+        String line() {
+            return node != null ? version + " (" + source + ", " + node + ")"
+                    : "none usable (" + String.join(" ", problems) + " Run `mono-agent sandbox setup`.)";
+        }
+    }
+
+    /**
+     * The host's own Node when it qualifies, else the pinned managed one. A corrupt managed Node is never replaced by
+     * a too-old host one, and nothing else on PATH is considered.
+     */
+    static NodeChoice chooseNode(HostEnv env, java.util.Collection<Path> untrusted) {
+        List<String> problems = new ArrayList<>();
+        Path node = resolve(env, untrusted, "node", problems);
+        if (node != null) {
+            String version = nodeVersion(node);
+            if (version != null && versionOk(version)) {
+                return new NodeChoice(node, version, "host", List.of());
+            }
+            problems.add("Node " + (version == null ? "(unknown version)" : version) + " at " + node
+                    + " is too old; srt 0.0.78 needs >= 20.11.");
+        }
+        return switch (new NodeRuntime(env).resolve()) {
+            case NodeRuntime.Verified v -> new NodeChoice(v.node(), "v" + NodeRuntime.VERSION, "managed", List.of());
+            case NodeRuntime.Corrupt c -> {
+                problems.add("Managed Node is corrupt: " + c.detail() + ".");
+                yield new NodeChoice(null, null, null, problems);
+            }
+            case NodeRuntime.Absent a -> new NodeChoice(null, null, null, problems);
+        };
+    }
+
+    /** Whether the host's own {@code node} (trusted PATH entries only) is >= 20.11, so no managed Node is needed. */
+    static boolean hostNodeQualifies(HostEnv env, java.util.Collection<Path> untrusted) {
+        Path node = resolve(env, untrusted, "node", new ArrayList<>());
+        String v = node == null ? null : nodeVersion(node);
+        return v != null && versionOk(v);
     }
 
     private static Path resolve(HostEnv env, java.util.Collection<Path> untrusted, String name,

@@ -119,6 +119,14 @@ public final class Sandbox implements AutoCloseable {
 
     /** Installs (or repairs) the managed engine, then runs the full check. */
     public synchronized SandboxStatus setup(Consumer<String> progress) {
+        if (!HostTools.hostNodeQualifies(env, agentWritable())) {
+            progress.accept("No Node >= 20.11 on PATH; using the pinned Node " + NodeRuntime.VERSION + ".");
+            switch (new NodeRuntime(env).setup(progress)) {
+                case NodeRuntime.Verified v -> { }
+                case NodeRuntime.Absent a -> progress.accept("Node setup failed: " + a.detail());
+                case NodeRuntime.Corrupt c -> progress.accept("Node setup failed: " + c.detail());
+            }
+        }
         HostTools.Found found = HostTools.find(env, agentWritable());
         if (found instanceof HostTools.Missing m) {
             progress.accept(m.line());
@@ -347,7 +355,8 @@ public final class Sandbox implements AutoCloseable {
         boolean ok = policy.mode() != SandboxMode.OFF && ready && tamperFree();
         return new SandboxStatus(SandboxState.of(policy.mode(), ok, policy.unsafeAllowed(), reason), EngineInfo.of(r),
                 policy.fallback(), policy.mode() == SandboxMode.OFF ? null : lastVerified,
-                policy.mode() == SandboxMode.OFF ? List.of() : probes);
+                policy.mode() == SandboxMode.OFF ? List.of() : probes)
+                .withNode(tools == null ? null : tools.nodeLine());
     }
 
     private boolean tamperFree() {
@@ -403,6 +412,15 @@ public final class Sandbox implements AutoCloseable {
         return new SandboxStatus(SandboxState.of(s.mode(), false, s.unsafeFallbackAllowed(),
                 s.unsafeFallbackAllowed() ? reason : "sandbox_unavailable: " + reason), EngineInfo.absent(),
                 s.fallback(), null, List.of());
+    }
+
+    /**
+     * Which Node the engine and NodeRepl would use, for {@code sandbox status}: the host's when it qualifies, else the
+     * managed one. Runs {@code node --version} and hashes a managed binary, so it is not part of {@link #quickStatus}.
+     */
+    public static String nodeLine(HostEnv env, LoadedConfig cfg) {
+        Policy p = PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
+        return HostTools.chooseNode(env, p.agentWritable()).line();
     }
 
     /** Runs a command to completion under the policy, or returns {@code PrepareFailed} without running anything. */

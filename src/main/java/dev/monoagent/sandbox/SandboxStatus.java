@@ -17,9 +17,20 @@ import java.util.List;
  * @param fallback     the configured fallback
  * @param lastVerified when the engine last passed its self-check, or null
  * @param probes       the last self-check results (may be empty)
+ * @param node         which Node runs the engine and NodeRepl ({@code v22.23.5 (managed, /…/bin/node)}), or null when
+ *                     not looked up (the cheap status)
  */
 public record SandboxStatus(SandboxState current, EngineInfo engine, Fallback fallback, Instant lastVerified,
-                            List<ProbeResult> probes) {
+                            List<ProbeResult> probes, String node) {
+
+    public SandboxStatus(SandboxState current, EngineInfo engine, Fallback fallback, Instant lastVerified,
+                         List<ProbeResult> probes) {
+        this(current, engine, fallback, lastVerified, probes, null);
+    }
+
+    public SandboxStatus withNode(String line) {
+        return new SandboxStatus(current, engine, fallback, lastVerified, probes, line);
+    }
 
     public static final String UNSAFE_WARNING = "WARNING: Unsafe sandbox fallback is active: all sandbox "
             + "roots/denyWrite entries are inert; commands run unsandboxed.";
@@ -62,6 +73,9 @@ public record SandboxStatus(SandboxState current, EngineInfo engine, Fallback fa
         out.add("State: " + state());
         out.add("effective: " + effective().wire());
         out.add("engine: " + engine.line());
+        if (node != null) {
+            out.add("node: " + node);
+        }
         out.add("Source: " + engine.source().wire());
         if (engine.installRoot() != null) {
             out.add("Install root: " + engine.installRoot());

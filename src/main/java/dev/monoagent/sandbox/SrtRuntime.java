@@ -272,38 +272,10 @@ public final class SrtRuntime {
                 }
             }
             Path npm = env.which("npm");
-            if (npm == null) {
-                return fail(staging, "npm not found on PATH (it ships with Node).");
-            }
             progress.accept("Installing " + PACKAGE + "@" + VERSION + " into " + current + " ...");
-            List<String> cmd = List.of(npm.toString(), "ci", "--ignore-scripts", "--no-audit", "--no-fund",
-                    "--loglevel=error");
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(staging.toFile()).redirectErrorStream(true);
-            Map<String, String> penv = pb.environment();
-            penv.clear();
-            penv.put("PATH", tools.node().getParent() + ":" + env.path());
-            penv.put("HOME", env.home().toString());
-            penv.put("npm_config_cache", env.cacheRoot().resolve("npm-cache").toString());
-            penv.put("npm_config_update_notifier", "false");
-            penv.put("npm_config_fund", "false");
-            for (String k : List.of("npm_config_registry", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy",
-                    "http_proxy", "no_proxy", "LANG")) {
-                String v = env.hostEnv().get(k);
-                if (v != null) {
-                    penv.put(k, v);
-                }
-            }
-            Process p = pb.start();
-            p.getOutputStream().close();
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(10, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                return fail(staging, "npm ci timed out");
-            }
-            if (p.exitValue() != 0) {
-                String text = new String(out, StandardCharsets.UTF_8).trim();
-                return fail(staging, "npm ci failed (exit " + p.exitValue() + "): "
-                        + text.substring(0, Math.min(400, text.length())));
+            String err = npm != null ? npmCi(npm, tools, staging) : LockfileInstall.install(env, staging, progress);
+            if (err != null) {
+                return fail(staging, err);
             }
             privatize(staging);
             progress.accept("Verifying tree digest ...");
@@ -328,6 +300,40 @@ public final class SrtRuntime {
             Thread.currentThread().interrupt();
             return fail(staging, "setup interrupted");
         }
+    }
+
+    /** {@code npm ci --ignore-scripts} in {@code staging} with the host's npm; null on success, else why not. */
+    private String npmCi(Path npm, HostTools tools, Path staging) throws IOException, InterruptedException {
+        List<String> cmd = List.of(npm.toString(), "ci", "--ignore-scripts", "--no-audit", "--no-fund",
+                "--loglevel=error");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(staging.toFile()).redirectErrorStream(true);
+        Map<String, String> penv = pb.environment();
+        penv.clear();
+        penv.put("PATH", tools.node().getParent() + ":" + env.path());
+        penv.put("HOME", env.home().toString());
+        penv.put("npm_config_cache", env.cacheRoot().resolve("npm-cache").toString());
+        penv.put("npm_config_update_notifier", "false");
+        penv.put("npm_config_fund", "false");
+        for (String k : List.of("npm_config_registry", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy",
+                "http_proxy", "no_proxy", "LANG")) {
+            String v = env.hostEnv().get(k);
+            if (v != null) {
+                penv.put(k, v);
+            }
+        }
+        Process p = pb.start();
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(10, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            return "npm ci timed out";
+        }
+        if (p.exitValue() != 0) {
+            String text = new String(out, StandardCharsets.UTF_8).trim();
+            return "npm ci failed (exit " + p.exitValue() + "): "
+                    + text.substring(0, Math.min(400, text.length()));
+        }
+        return null;
     }
 
     private Resolution fail(Path staging, String why) {
@@ -407,7 +413,7 @@ public final class SrtRuntime {
     }
 
     /** Owner-only permissions over the whole tree (dirs 0700, files 0600 or 0700 when owner-executable). */
-    private static void privatize(Path root) throws IOException {
+    static void privatize(Path root) throws IOException {
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) throws IOException {
