@@ -90,6 +90,13 @@ public final class InstanceLauncher {
      * {@code relaunchCommand("dev.monoagent.cli.Main", List.of("start", "--config", path))}.
      */
     public static List<String> relaunchCommand(String mainClass, List<String> args) {
+        // an installed app (jpackage): this process is the native launcher, which takes only the app's arguments
+        String appLauncher = System.getProperty("jpackage.app-path");
+        if (appLauncher != null && !appLauncher.isBlank()) {
+            List<String> argv = new ArrayList<>(List.of(appLauncher));
+            argv.addAll(args);
+            return argv;
+        }
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> argv = new ArrayList<>(List.of(java, "-XX:+UseSerialGC"));

@@ -9,6 +9,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        dev.monoagent.agent.UserDirs.keepPreferencesInConfigDir(System.getenv());
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         CliContext ctx = new CliContext(out, err, Path.of("").toAbsolutePath(), System.getenv(),

@@ -43,7 +43,9 @@ public final class WorkbenchApp extends Application {
                 WindowState.forUser());
         services.sandboxState(workbench.model()::sandboxSummary);
         ctx.bridge().attach(stage);
+        AppIcons.apply(stage);
         stage.show();
+        ReadyProbe.shown();
     }
 
     /**
