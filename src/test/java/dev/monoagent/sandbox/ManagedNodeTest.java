@@ -16,7 +16,6 @@ import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +25,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,8 +34,8 @@ import org.junit.jupiter.api.Test;
  * A host with no Node at all (PATH holds every system program except node/npm/npx/corepack): {@code sandbox setup}
  * downloads the pinned Node from a loopback registry that serves the real npm platform package, installs the engine
  * without npm from the shipped lockfile, and the 16 probes pass on that Node; a flipped byte in the managed binary
- * makes it corrupt and nothing runs. The registry's tarballs are the real ones, fetched once with {@code npm pack}
- * into {@code target/npm-fixture} (the only step that needs the network, through npm's own client).
+ * makes it corrupt and nothing runs. The registry's tarballs are the real ones, fetched once (integrity-checked)
+ * into {@code target/npm-fixture}: the only step that needs the network, and no npm is needed for it.
  */
 class ManagedNodeTest {
     private static final Set<String> NODE_NAMES = Set.of("node", "nodejs", "npm", "npx", "corepack");
@@ -51,26 +49,28 @@ class ManagedNodeTest {
     static void fixtureAndRegistry() throws Exception {
         fixture = Path.of(System.getProperty("monoagent.projectDir", ".")).resolve("target/npm-fixture");
         Files.createDirectories(fixture);
+        // name, version, integrity: the pinned Node and the engine's lockfile entries
         List<String[]> pkgs = new ArrayList<>();
-        pkgs.add(new String[] {NodeRuntime.pin().pkg(), NodeRuntime.VERSION});
+        pkgs.add(new String[] {NodeRuntime.pin().pkg(), NodeRuntime.VERSION, NodeRuntime.pin().integrity()});
         try (InputStream in = SrtRuntime.class.getResourceAsStream("engine/package-lock.json")) {
             JsonNode packages = JSON.readTree(in).path("packages");
             for (Iterator<Map.Entry<String, JsonNode>> it = packages.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 if (e.getKey().startsWith("node_modules/")) {
                     pkgs.add(new String[] {e.getKey().substring("node_modules/".length()),
-                            e.getValue().path("version").asText()});
+                            e.getValue().path("version").asText(), e.getValue().path("integrity").asText()});
                 }
             }
         }
         for (String[] p : pkgs) {
-            String file = p[0].replace("@", "").replace('/', '-') + "-" + p[1] + ".tgz";
-            Path f = fixture.resolve(file);
-            if (!Files.isRegularFile(f)) {
-                npmPack(p[0] + "@" + p[1]);
-            }
-            assertTrue(Files.isRegularFile(f), "npm pack did not produce " + f);
             String base = p[0].contains("/") ? p[0].substring(p[0].indexOf('/') + 1) : p[0];
+            Path f = fixture.resolve(p[0].replace("@", "").replace('/', '-') + "-" + p[1] + ".tgz");
+            if (!Files.isRegularFile(f)) {
+                // fetched once from the real registry with the product's own integrity-checked download
+                Path part = Files.createTempFile(fixture, "fetch-", ".part");
+                RegistryTarball.fetch(RegistryTarball.url(HostEnv.detect(), p[0], p[1]), p[2], part);
+                Files.move(part, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
             served.put("/" + p[0] + "/-/" + base + "-" + p[1] + ".tgz", f);
         }
         registry = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
@@ -94,15 +94,6 @@ class ManagedNodeTest {
             registry.stop(0);
         }
         roots.forEach(SrtRuntime::deleteTree);
-    }
-
-    private static void npmPack(String spec) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("npm", "pack", spec, "--silent", "--pack-destination", fixture.toString())
-                .redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(10, TimeUnit.MINUTES) && p.exitValue() == 0,
-                "fetching the test fixture with `npm pack " + spec + "` failed (the test needs npm once): " + out);
     }
 
     private static final List<Path> roots = new ArrayList<>();

@@ -39,6 +39,11 @@ public final class TestEngine {
             // the system dirs only: tools under the real home (pyenv shims) are not what the sandbox tests exercise
             HostEnv env = new HostEnv(root.resolve("cache"), home, "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
                     Files.createDirectories(root.resolve("tmp")), base.hostEnv(), List.of());
+            // a host without Node >= 20.11 (fresh Debian 12) runs the suite on the pinned managed Node
+            if (!HostTools.hostNodeQualifies(env, List.of())
+                    && !(new NodeRuntime(env).setup(line -> { }) instanceof NodeRuntime.Verified)) {
+                throw new IllegalStateException("test setup failed: no Node >= 20.11 and no managed Node");
+            }
             HostTools tools = ((HostTools.Ok) HostTools.find(env)).tools();
             SrtRuntime.Resolution r = new SrtRuntime(env).setup(tools, line -> { });
             if (r.source() != SrtRuntime.Source.MANAGED) {
