@@ -41,6 +41,11 @@ t0=$(date +%s)
 rm -rf "$out"
 mkdir -p "$out/input/native"
 cp "$jar" "$out/input/mono-agent.jar"
+if [ "$os" = linux ]; then
+  # the menu entry and icons the .deb's postinst installs (lib/app/desktop/)
+  mkdir -p "$out/input/desktop"
+  cp installer/linux/mono-agent-workbench.desktop assets/icons/mono-agent-[0-9]*.png "$out/input/desktop/"
+fi
 # JavaFX's native libraries next to the jar (java.library.path=$APPDIR/native): otherwise JavaFX unpacks them into
 # ~/.openjfx/cache on first start, a file outside the user's cache/config that uninstalling would leave behind.
 natives=$("$jdk/bin/jar" tf "$jar" | grep -E '^[^/]*\.(so|dylib|dll)$' || true)
@@ -72,25 +77,32 @@ esac
 if [ "$jdk_version" -ge 25 ] && [ "${MONO_AGENT_NO_AOT:-}" != 1 ]; then
   train="$(mktemp -d)"
   mkdir -p "$train/ws" "$train/home"
-  common=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.library.path="$app/native" -cp "$app/mono-agent.jar")
+  # the launchers' own flags (a cache only loads under the flags it was made with) and a throw-away home
+  common=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.library.path="$app/native" --enable-native-access=ALL-UNNAMED
+          -Duser.home="$train/home" -cp "$app/mono-agent.jar")
   (cd "$train/ws" && HOME="$train/home" XDG_CACHE_HOME="$train/home/.cache" "$java" "${common[@]}" dev.monoagent.cli.Main \
-      init --preset code-sandbox >/dev/null)
+      init --preset code-sandbox --model openai-codex:gpt-5.6-terra >/dev/null)
   if (cd "$train/ws" && HOME="$train/home" XDG_CACHE_HOME="$train/home/.cache" "$java" "${common[@]}" \
         -XX:AOTCacheOutput="$app/mono-agent-cli.aot" dev.monoagent.cli.Main status >/dev/null 2>"$train/cli.err"); then
-    echo "java-options=-XX:AOTCache=\$APPDIR/mono-agent-cli.aot" >> "$app/mono-agent.cfg"
+    # -Xlog:aot=off: a cache that no longer matches (a jar touched after install) is skipped without printing
+    # errors on every command; CI proves the cache is used (.ci/installer-check)
+    printf 'java-options=-Xlog:aot=off\njava-options=-XX:AOTCache=$APPDIR/mono-agent-cli.aot\n' >> "$app/mono-agent.cfg"
     echo "package: CLI AOT cache $(du -h "$app/mono-agent-cli.aot" | cut -f1)"
   else
-    echo "package: CLI AOT training failed (launcher runs without a cache):"; cat "$train/cli.err"
+    rm -f "$app/mono-agent-cli.aot"
+    echo "package: CLI AOT training failed (launcher runs without a cache):"; grep -v '\[warning\]\[aot' "$train/cli.err" | tail -n 20
   fi
   if [ "$os" = linux ] && command -v xvfb-run >/dev/null; then
     if (cd "$train/ws" && HOME="$train/home" XDG_CACHE_HOME="$train/home/.cache" timeout 300 xvfb-run -a "$java" \
           "${common[@]}" -Dmonoagent.exitWhenShown=true -XX:AOTCacheOutput="$app/mono-agent-workbench.aot" \
           dev.monoagent.cli.Main workbench "$train/ws" >"$train/win.out" 2>&1) \
         && [ -s "$app/mono-agent-workbench.aot" ]; then
-      echo "java-options=-XX:AOTCache=\$APPDIR/mono-agent-workbench.aot" >> "$app/mono-agent-workbench.cfg"
+      printf 'java-options=-Xlog:aot=off\njava-options=-XX:AOTCache=$APPDIR/mono-agent-workbench.aot\n' \
+        >> "$app/mono-agent-workbench.cfg"
       echo "package: window AOT cache $(du -h "$app/mono-agent-workbench.aot" | cut -f1)"
     else
-      echo "package: window AOT training failed (launcher runs without a cache):"; tail -n 20 "$train/win.out"
+      rm -f "$app/mono-agent-workbench.aot"
+      echo "package: window AOT training failed (launcher runs without a cache):"; grep -v '\[warning\]\[aot' "$train/win.out" | tail -n 20
     fi
   else
     echo "package: no xvfb-run; the window launcher runs without an AOT cache"
@@ -106,6 +118,16 @@ if [ "$type" != app-image ]; then
     --name mono-agent --vendor mono-agent \
     --description "Desktop workbench and CLI for running an AI code agent inside a provable OS sandbox" \
     @"$os_args"
+  # jpackage copies the image without its timestamps, and an AOT cache only maps when the jar's mtime is the one it
+  # was trained with: give the packaged jar its trained mtime back (repack with dpkg-deb, same control files).
+  if [ "$type" = deb ] && ls "$app"/*.aot >/dev/null 2>&1; then
+    deb="$(ls "$out"/*.deb)"
+    fix="$(mktemp -d)"
+    dpkg-deb -R "$deb" "$fix/root"
+    touch -r "$app/mono-agent.jar" "$fix/root/opt/mono-agent/lib/app/mono-agent.jar"
+    dpkg-deb --root-owner-group -b "$fix/root" "$deb" >/dev/null
+    rm -rf "$fix"
+  fi
 fi
 t3=$(date +%s)
 

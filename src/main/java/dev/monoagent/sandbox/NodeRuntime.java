@@ -174,28 +174,10 @@ public final class NodeRuntime {
     }
 
     private void quarantine(Path dir, String why) {
-        try {
-            Path q = versionDir().resolve("quarantine");
-            SrtRuntime.mkdirsPrivate(q);
-            Path dest = q.resolve(dir.getFileName() + "-" + System.currentTimeMillis());
-            Files.move(dir, dest, StandardCopyOption.ATOMIC_MOVE);
-            if (!why.equals("replaced by setup")) {
-                Files.writeString(corruptMarker(), why + " (quarantined to " + dest + ")");
-            }
-        } catch (IOException e) {
-            try {
-                Files.writeString(corruptMarker(), why + " (quarantine failed: " + e.getMessage() + ")");
-            } catch (IOException ignored) {
-                // the binary stays in place and is re-verified (and rejected) on every resolve
-            }
-        }
+        SrtRuntime.quarantine(versionDir(), dir, why);
     }
 
     private String readMarker() {
-        try {
-            return Files.readString(corruptMarker()).trim();
-        } catch (IOException e) {
-            return "managed Node is corrupt";
-        }
+        return SrtRuntime.readMarker(versionDir(), "managed Node is corrupt");
     }
 }

@@ -348,28 +348,45 @@ public final class SrtRuntime {
 
     /** Moves a bad tree aside (nothing deleted) and leaves a marker so the state stays {@code corrupt}. */
     private void quarantine(Path dir, String why) {
+        quarantine(versionDir(), dir, why);
+    }
+
+    /**
+     * Moves {@code dir} into {@code <versionDir>/quarantine/} and, unless it is merely being replaced by setup, writes
+     * {@code <versionDir>/CORRUPT} so the install stays {@code corrupt} until setup repairs it (shared by the managed
+     * engine and the managed Node). When the move fails the marker still goes down: the tree is then rejected again
+     * on every resolve.
+     */
+    static void quarantine(Path versionDir, Path dir, String why) {
+        Path marker = versionDir.resolve("CORRUPT");
         try {
-            mkdirsPrivate(quarantineDir());
-            Path dest = quarantineDir().resolve(dir.getFileName() + "-" + System.currentTimeMillis());
+            Path q = versionDir.resolve("quarantine");
+            mkdirsPrivate(q);
+            Path dest = q.resolve(dir.getFileName() + "-" + System.currentTimeMillis());
             Files.move(dir, dest, StandardCopyOption.ATOMIC_MOVE);
             if (!why.equals("replaced by setup")) {
-                Files.writeString(corruptMarker(), why + " (quarantined to " + dest + ")");
+                Files.writeString(marker, why + " (quarantined to " + dest + ")");
             }
         } catch (IOException e) {
             try {
-                Files.writeString(corruptMarker(), why + " (quarantine failed: " + e.getMessage() + ")");
+                Files.writeString(marker, why + " (quarantine failed: " + e.getMessage() + ")");
             } catch (IOException ignored) {
                 // the tree stays in place and is re-verified (and rejected) on every resolve
             }
         }
     }
 
-    private String readMarker() {
+    /** The reason recorded in {@code <versionDir>/CORRUPT}, or {@code fallback}. */
+    static String readMarker(Path versionDir, String fallback) {
         try {
-            return Files.readString(corruptMarker()).trim();
+            return Files.readString(versionDir.resolve("CORRUPT")).trim();
         } catch (IOException e) {
-            return "managed install is corrupt";
+            return fallback;
         }
+    }
+
+    private String readMarker() {
+        return readMarker(versionDir(), "managed install is corrupt");
     }
 
     private void writeStamp(Instant t) {
