@@ -39,19 +39,20 @@ echo "package: JDK $jdk_version at $jdk, version $version, type $type"
 t0=$(date +%s)
 
 rm -rf "$out"
-mkdir -p "$out/input/native"
+mkdir -p "$out/input"
 cp "$jar" "$out/input/mono-agent.jar"
 if [ "$os" = linux ]; then
   # the menu entry and icons the .deb's postinst installs (lib/app/desktop/)
   mkdir -p "$out/input/desktop"
   cp installer/linux/mono-agent-workbench.desktop assets/icons/mono-agent-[0-9]*.png "$out/input/desktop/"
 fi
-# JavaFX's native libraries next to the jar (java.library.path=$APPDIR/native): otherwise JavaFX unpacks them into
-# ~/.openjfx/cache on first start, a file outside the user's cache/config that uninstalling would leave behind.
+# JavaFX's native libraries next to the jar (lib/app/), where JavaFX looks first for a class-path jar: otherwise it
+# unpacks them into ~/.openjfx/cache on first start, a file outside the user's cache/config that uninstalling would
+# leave behind (CI checks this).
 natives=$("$jdk/bin/jar" tf "$jar" | grep -E '^[^/]*\.(so|dylib|dll)$' || true)
 if [ -n "$natives" ]; then
   # shellcheck disable=SC2086
-  (cd "$out/input/native" && "$jdk/bin/jar" xf "$jar" $natives)
+  (cd "$out/input" && "$jdk/bin/jar" xf "$jar" $natives)
 fi
 
 # Only the modules the app uses: what jdeps finds in the fat jar.
@@ -78,7 +79,7 @@ if [ "$jdk_version" -ge 25 ] && [ "${MONO_AGENT_NO_AOT:-}" != 1 ]; then
   train="$(mktemp -d)"
   mkdir -p "$train/ws" "$train/home"
   # the launchers' own flags (a cache only loads under the flags it was made with) and a throw-away home
-  common=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.library.path="$app/native" --enable-native-access=ALL-UNNAMED
+  common=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 --enable-native-access=ALL-UNNAMED
           -Duser.home="$train/home" -cp "$app/mono-agent.jar")
   (cd "$train/ws" && HOME="$train/home" XDG_CACHE_HOME="$train/home/.cache" "$java" "${common[@]}" dev.monoagent.cli.Main \
       init --preset code-sandbox --model openai-codex:gpt-5.6-terra >/dev/null)
