@@ -10,13 +10,15 @@ import java.nio.file.Path;
  * planted in {@code <ws>/bin} on the user's PATH would otherwise run unsandboxed on the host.
  *
  * @param rg   ripgrep, or null when no trusted one is installed
- * @param node Node.js, or null when no trusted one is installed
+ * @param node Node.js ({@link HostTools#chooseNode}), or null when none qualifies
  */
 public record ToolBinaries(Path rg, Path node) {
 
     /** The binaries for {@code policy}'s workspace, searched on {@code env}'s PATH. */
     public static ToolBinaries find(HostEnv env, Policy policy) {
+        // node by the engine's own choice: the host's when it is >= 20.11, else the verified managed one (never a
+        // too-old host node, never a corrupt managed one), so NodeRepl runs on the Node the self-check proved
         return new ToolBinaries(HostTools.trusted(env, policy.agentWritable(), "rg"),
-                HostTools.trusted(env, policy.agentWritable(), "node"));
+                HostTools.chooseNode(env, policy.agentWritable()).node());
     }
 }

@@ -154,6 +154,7 @@ class ManagedNodeTest {
         assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(node.getParent().getParent())));
         assertEquals("managed", new SrtRuntime(env).resolve().source().wire());
+        assertEquals(node, ToolBinaries.find(env, sb.policy()).node(), "NodeRepl runs on the same managed Node");
         ExecOutcome ran = sb.exec(CommandSpec.bash("echo ran-on-managed-node", ws).withTimeout(Duration.ofSeconds(30)));
         assertTrue(ran instanceof ExecOutcome.Completed c && c.stdout().contains("ran-on-managed-node"), ran.toString());
 
