@@ -115,13 +115,16 @@ fi
 t2=$(date +%s)
 
 if [ "$type" != app-image ]; then
-  "$jdk/bin/jpackage" --type "$type" --app-image "$image" --dest "$out" --app-version "$version" \
+  # a .deb is repacked below when it carries AOT caches: jpackage's own archive need not be compressed
+  repack=""
+  if [ "$type" = deb ] && ls "$app"/*.aot >/dev/null 2>&1; then repack=1; fi
+  ${repack:+env DPKG_DEB_COMPRESSOR_TYPE=none} "$jdk/bin/jpackage" --type "$type" --app-image "$image" --dest "$out" --app-version "$version" \
     --name mono-agent --vendor mono-agent \
     --description "Desktop workbench and CLI for running an AI code agent inside a provable OS sandbox" \
     @"$os_args"
   # jpackage copies the image without its timestamps, and an AOT cache only maps when the jar's mtime is the one it
   # was trained with: give the packaged jar its trained mtime back (repack with dpkg-deb, same control files).
-  if [ "$type" = deb ] && ls "$app"/*.aot >/dev/null 2>&1; then
+  if [ -n "$repack" ]; then
     deb="$(ls "$out"/*.deb)"
     fix="$(mktemp -d)"
     dpkg-deb -R "$deb" "$fix/root"
