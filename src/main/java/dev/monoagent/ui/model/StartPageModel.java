@@ -2,7 +2,7 @@ package dev.monoagent.ui.model;
 
 import dev.monoagent.common.ProbeResult;
 import dev.monoagent.config.ConfigException;
-import dev.monoagent.config.ModelRef;
+import dev.monoagent.config.ModelRefGrammar;
 import dev.monoagent.ui.port.CheckReport;
 import dev.monoagent.ui.port.WorkspacePort;
 import dev.monoagent.ui.task.TaskExecutor;
@@ -103,7 +103,7 @@ public final class StartPageModel {
         }
         String ref = model.get() == null ? "" : model.get().strip();
         try {
-            ModelRef.parse(ref, "model", Set.of());
+            ModelRefGrammar.parse(ref, "model", Set.of());
         } catch (ConfigException e) {
             error.set(e.errors().isEmpty() ? "invalid model" : e.errors().get(0).message().replace('\n', ' '));
             return;
