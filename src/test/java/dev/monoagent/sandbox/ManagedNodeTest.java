@@ -145,7 +145,7 @@ class ManagedNodeTest {
         List<String> progress = new ArrayList<>();
         SandboxStatus st = sb.setup(progress::add);
         assertEquals("ready", st.state(), st.reason() + "\n" + String.join("\n", progress));
-        assertEquals(16, st.probes().size(), st.probes().toString());
+        assertTrue(st.probes().size() >= 16, "the full self-check ran: " + st.probes());
         assertTrue(st.probes().stream().allMatch(ProbeResult::passed), st.probes().toString());
         NodeRuntime nr = new NodeRuntime(env);
         Path node = nr.binary();

@@ -123,8 +123,9 @@ class StartPageFxTest {
         ListView<String> progress = robot.lookup("#progressList").queryAs(ListView.class);
         String lines = String.join("\n", progress.getItems());
         assertEquals(List.of(fresh), opened, label(robot, "#errorLabel") + "\n" + lines);
-        assertEquals(16, progress.getItems().stream().filter(l -> l.startsWith("[ok]")).count(), lines);
-        assertTrue(lines.contains("Sandbox ready: 16 probes passed."), lines);
+        long ok = progress.getItems().stream().filter(l -> l.startsWith("[ok]")).count();
+        assertTrue(ok >= 16, "every probe of the full self-check streamed: " + lines);
+        assertTrue(lines.contains("Sandbox ready: " + ok + " probes passed."), lines);
         String cfg = Files.readString(fresh.resolve(ConfigLoader.CONFIG_FILE));
         assertTrue(cfg.contains("anthropic:claude-sonnet-4-5"), cfg);
         assertTrue(cfg.contains("\"localhost\""), "the code-sandbox preset's network mode: " + cfg);
