@@ -1,7 +1,6 @@
 package dev.monoagent.agent;
 
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -13,14 +12,9 @@ import java.util.Map;
 public final class UserDirs {
     private UserDirs() {}
 
+    /** The same dir the sign-in store uses ({@code MONO_AGENT_CONFIG_DIR} overrides), so one dir holds the user's state. */
     public static Path configDir(Map<String, String> env) {
-        Path home = Path.of(System.getProperty("user.home"));
-        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac")) {
-            return home.resolve("Library/Application Support/mono-agent");
-        }
-        String xdg = env.get("XDG_CONFIG_HOME");
-        Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute() ? Path.of(xdg) : home.resolve(".config");
-        return base.resolve("mono-agent");
+        return dev.monoagent.sandbox.HostEnv.defaultConfigRoot(env, Path.of(System.getProperty("user.home")));
     }
 
     /**
