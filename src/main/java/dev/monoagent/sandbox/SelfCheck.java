@@ -210,7 +210,7 @@ final class SelfCheck {
                 + "then echo 'P gitdir 0'; else echo 'P gitdir 1'; fi";
         NativeEngine.Attribution who = new NativeEngine.Attribution(null, "selfcheck-2", "sandbox-check", "self-check");
         ExecOutcome.Completed r = ne.run(List.of("/bin/bash", "--noprofile", "--norc", "-c", script), who, Map.of(),
-                ws, null, Duration.ofSeconds(10), 1 << 20);
+                ws, null, Duration.ofSeconds(20), 1 << 20);
         Map<String, String> p = parse(r.stdout());
         boolean ok = "1".equals(p.get("hooks")) && "1".equals(p.get("config"))
                 && !Files.exists(ws.resolve(".git/hooks/pre-commit"))
