@@ -64,21 +64,21 @@ public final class ControlClient {
             return Optional.empty();
         }
         try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            // a hung instance must not hang the CLI: closing the channel ends the blocking read. A platform thread:
-            // a virtual one needs a free carrier, and under load (every carrier parked in pipe reads) it was seen
-            // never to fire while the caller sat in read() for 45 minutes
-            Thread watchdog = Thread.ofPlatform().daemon().name("control-client-watchdog").start(() -> {
-                try {
-                    Thread.sleep(wait);
-                    ch.close();
-                } catch (InterruptedException | IOException ignored) {
-                    // answered in time, or already closed
-                }
-            });
+            // a hung instance must not hang the CLI: closing the channel ends the blocking read
+            dev.monoagent.common.TaskExecutor.Task<Void> watchdog = dev.monoagent.common.TaskExecutor.shared()
+                    .io("control-watchdog", () -> {
+                        try {
+                            Thread.sleep(wait);
+                            ch.close();
+                        } catch (InterruptedException | IOException ignored) {
+                            // answered in time, or already closed
+                        }
+                        return null;
+                    });
             try {
                 return exchangeOn(ch, request);
             } finally {
-                watchdog.interrupt();
+                watchdog.cancel();
             }
         } catch (IOException e) {
             return Optional.empty();

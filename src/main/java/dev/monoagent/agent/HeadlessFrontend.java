@@ -1,13 +1,12 @@
 package dev.monoagent.agent;
 
+import dev.monoagent.common.TaskExecutor;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
- * An instance without a window (CI, servers, {@code start --headless}): owns the service layer and the control
+ * An instance without a window (CI, servers, {@code start --headless}): owns the {@link AgentService} and the control
  * endpoint, and blocks until {@code mono-agent stop}.
  */
 public final class HeadlessFrontend implements Frontend {
@@ -20,9 +19,9 @@ public final class HeadlessFrontend implements Frontend {
 
     @Override
     public int run(StartOptions options) throws Exception {
-        ServiceLayer services = ServiceLayer.open(options);
+        TaskExecutor pool = TaskExecutor.create("mono-agent-instance");
+        AgentService services = AgentService.open(options, pool);
         String startedAt = Instant.now().toString();
-        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
         try {
             CountDownLatch stopRequested = new CountDownLatch(1);
             InstanceHandler handler = new InstanceHandler() {
@@ -46,18 +45,18 @@ public final class HeadlessFrontend implements Frontend {
                     return services.callTool(name, argsJson, runId);
                 }
             };
-            Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, pool);
+            Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, pool.executor());
             if (acq instanceof Instance.AlreadyRunning) {
                 return 1;
             }
             try (Instance instance = ((Instance.Acquired) acq).instance(); services) {
-                services.openEngine(pool);
+                services.openEngine();
                 LOG.log(Level.INFO, "headless instance serving " + instance.endpoint());
                 stopRequested.await();
             }
             return 0;
         } finally {
-            pool.shutdownNow();
+            pool.close();
         }
     }
 }

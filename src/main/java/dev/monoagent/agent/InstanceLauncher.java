@@ -105,6 +105,14 @@ public final class InstanceLauncher {
         if (cache != null && !cache.isBlank()) {
             argv.add("-Dmonoagent.cacheDir=" + cache);
         }
+        // so is the JavaFX platform choice (a headless Monocle toolkit in CI): the window instance renders as this
+        // process would
+        for (String p : List.of("glass.platform", "monocle.platform", "prism.order", "prism.text")) {
+            String v = System.getProperty(p);
+            if (v != null && !v.isBlank()) {
+                argv.add("-D" + p + "=" + v);
+            }
+        }
         argv.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         argv.addAll(args);
         return argv;

@@ -1,5 +1,6 @@
 package dev.monoagent.cli;
 
+import dev.monoagent.common.TaskExecutor;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.monoagent.config.ConfigView;
 import dev.monoagent.model.auth.AuthEndpointException;
@@ -157,7 +158,7 @@ final class AuthCommand implements Runnable {
 
         /** Feeds stdin lines to the login until it finishes; bad pastes are explained and the user can retry. */
         private void readPastes(BrowserLogin login) {
-            Thread t = new Thread(() -> {
+            TaskExecutor.shared().io("auth-paste-reader", () -> {
                 try {
                     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                     String line;
@@ -167,7 +168,7 @@ final class AuthCommand implements Runnable {
                         }
                         try {
                             login.paste(line);
-                            return;
+                            return null;
                         } catch (IllegalArgumentException e) {
                             ctx.err().println(e.getMessage());
                             ctx.err().flush();
@@ -176,9 +177,8 @@ final class AuthCommand implements Runnable {
                 } catch (IOException e) {
                     // no usable stdin: the callback can still finish the sign-in
                 }
-            }, "auth-paste-reader");
-            t.setDaemon(true);
-            t.start();
+                return null;
+            });
         }
     }
 

@@ -4,7 +4,6 @@ import dev.monoagent.agent.Doctor;
 import dev.monoagent.agent.InstanceLauncher;
 import dev.monoagent.agent.InstanceStatus;
 import dev.monoagent.agent.SandboxSummary;
-import dev.monoagent.agent.ServiceLayer;
 import dev.monoagent.agent.StartOptions;
 import dev.monoagent.config.ConfigError;
 import dev.monoagent.config.ConfigException;
@@ -284,7 +283,7 @@ final class InstanceCommands {
             if (running.isPresent()) {
                 sandbox = running.get().sandbox().lines();
             } else if (lc != null) {
-                sandbox = ServiceLayer.summary(Sandbox.quickStatus(lc)).lines();
+                sandbox = SandboxSummary.of(Sandbox.quickStatus(lc)).lines();
             } else {
                 sandbox = List.of("unknown: the config could not be loaded");
             }

@@ -3,8 +3,11 @@ package dev.monoagent.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.monoagent.agent.AgentService;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
+import dev.monoagent.common.RunStatus;
+import dev.monoagent.common.ToolOutcome;
 import dev.monoagent.common.ProbeResult;
 import dev.monoagent.common.Violation;
 import dev.monoagent.config.LoadedConfig;
@@ -14,6 +17,7 @@ import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.PolicyBaseline;
 import dev.monoagent.sandbox.SandboxStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -205,12 +209,15 @@ final class SandboxCommand implements Runnable {
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = "Run one command in the sandbox (fail-closed when the engine is not proven).")
     static final class Run implements Callable<Integer> {
+        /** The tool name {@code sandbox run} calls are attributed to. */
+        static final String TOOL = "sandbox-run";
         private final CliContext ctx;
 
         @Mixin
         ConfigOptions options;
 
-        @Option(names = "--json", description = "Print {outcome, exitCode, signal, stdout, stderr, violations}.")
+        @Option(names = "--json", description = "Print the run's events as JSON lines (the run log's format): "
+                + "ToolCallStarted, ToolOutput, ViolationObserved, ToolCallFinished (exitCode in data).")
         boolean json;
 
         @Option(names = "--timeout-ms", paramLabel = "MS", description = "Timeout (default 120000).")
@@ -234,78 +241,70 @@ final class SandboxCommand implements Runnable {
                         + " sandbox run needs a command: mono-agent sandbox run -- CMD [ARGS...]");
             }
             LoadedConfig lc = options.load(ctx);
-            List<Violation> seen = new CopyOnWriteArrayList<>();
+            String runId = "sandbox-run-" + UUID.randomUUID().toString().substring(0, 8);
             String callId = "cli-" + UUID.randomUUID().toString().substring(0, 8);
-            try (Sandbox sb = Sandbox.open(lc, e -> {
-                if (e instanceof Event.ViolationObserved v && callId.equals(v.violation().callId())) {
-                    seen.add(v.violation());
-                }
-            }, host(ctx))) {
+            try (AgentService service = AgentService.of(lc, host(ctx))) {
                 // a policy weaker than the accepted one (the agent may have edited the config) needs a human
-                PolicyBaseline.Decision d = PolicyBaseline.check(sb.policy());
+                PolicyBaseline.Decision d = PolicyBaseline.check(service.policy());
                 EventSink log = e -> { };
                 if (d instanceof PolicyBaseline.Decision.Weaker w && !acceptPolicyChange) {
-                    PolicyBaseline.refused(sb.policy(), w, "refused", log);
+                    PolicyBaseline.refused(service.policy(), w, "refused", log);
                     ctx.err().println(PolicyBaseline.refusal(w));
                     return ExitCodes.ERROR;
                 }
-                PolicyBaseline.accept(sb.policy(), d, switch (d) {
+                PolicyBaseline.accept(service.policy(), d, switch (d) {
                     case PolicyBaseline.Decision.Weaker w -> PolicyBaseline.ACCEPT_FLAG;
                     case PolicyBaseline.Decision.Stronger st -> "stronger";
                     case PolicyBaseline.Decision.Same sm -> "first use";
                 }, log);
+                EventPrinter printer = json ? EventPrinter.jsonl(ctx.out()) : EventPrinter.human(ctx.err());
+                service.events().subscribe(e -> {
+                    if (runId.equals(Event.runIdOf(e))) {
+                        printer.accept(e);
+                    }
+                });
+                Sandbox sb = service.openEngineNow();
+                service.startRun(runId);
                 CommandSpec spec = new CommandSpec(command, ctx.cwd().toAbsolutePath(),
-                        java.time.Duration.ofMillis(timeoutMs), null, Map.of(), null, callId, "sandbox-run",
+                        java.time.Duration.ofMillis(timeoutMs), null, Map.of(), runId, callId, TOOL,
                         CommandSpec.DEFAULT_MAX_OUTPUT);
-                ExecOutcome o = sb.exec(spec);
+                service.events().accept(new Event.ToolCallStarted(Instant.now(), runId, callId, TOOL,
+                        JSON.writeValueAsString(Map.of("command", command))));
+                ExecOutcome o = sb == null ? ExecOutcome.PrepareFailed.unavailable(
+                        String.valueOf(service.sandboxStatus().reason())) : sb.exec(spec);
                 if (Thread.currentThread().isInterrupted()) {
+                    service.finishRun(runId, RunStatus.CANCELLED);
                     ctx.err().println("mono-agent: " + INTERRUPTED + " interrupted");
                     return ExitCodes.INTERRUPTED;
                 }
                 return switch (o) {
                     case ExecOutcome.PrepareFailed pf -> {
-                        if (json) {
-                            ObjectNode n = JSON.createObjectNode();
-                            n.put("outcome", pf.code());
-                            n.put("text", pf.text());
-                            n.put("reason", pf.reason());
-                            ctx.out().println(JSON.writeValueAsString(n));
-                        }
+                        service.events().accept(new Event.ToolCallFinished(Instant.now(), runId, callId, TOOL,
+                                ToolOutcome.SANDBOX_PREPARE_FAILED, pf.text(), null, 0));
+                        service.finishRun(runId, RunStatus.FAILED);
                         ctx.err().println(pf.text());
                         ctx.err().println("mono-agent: " + CHECK_FAILED + " " + pf.reason());
                         yield ExitCodes.ERROR;
                     }
                     case ExecOutcome.Completed c -> {
-                        List<Violation> vs = new ArrayList<>(c.violations());
-                        for (Violation v : seen) {
-                            if (!vs.contains(v)) {
-                                vs.add(v);
-                            }
-                        }
                         if (json) {
-                            ObjectNode n = JSON.createObjectNode();
-                            n.put("outcome", "ok");
-                            n.put("mode", c.mode().wire());
-                            n.put("exitCode", c.exitCode());
-                            n.put("signal", c.signal());
-                            n.put("timedOut", c.timedOut());
-                            n.put("stdout", c.stdout());
-                            n.put("stderr", c.stderr());
-                            ArrayNode arr = n.putArray("violations");
-                            for (Violation v : vs) {
-                                arr.addObject().put("tier", v.tier().name()).put("kind", v.kind().name())
-                                        .put("target", v.target()).put("reason", v.reason())
-                                        .put("callId", v.callId()).put("time", v.time().toString());
+                            // the output is part of the record: the run log and the JSONL show it as ToolOutput
+                            for (String text : List.of(c.stdout(), c.stderr())) {
+                                if (!text.isEmpty()) {
+                                    service.events().accept(new Event.ToolOutput(Instant.now(), runId, callId, text));
+                                }
                             }
-                            ctx.out().println(JSON.writeValueAsString(n));
                         } else {
                             ctx.out().print(c.stdout());
                             ctx.err().print(c.stderr());
-                            for (Violation v : vs) {
-                                ctx.err().printf("[violation] %s %s %s: %s%n", v.tier(), v.kind(),
-                                        v.target() == null ? "-" : v.target(), v.reason());
-                            }
                         }
+                        ObjectNode data = JSON.createObjectNode().put("exitCode", c.exitCode())
+                                .put("signal", c.signal()).put("timedOut", c.timedOut())
+                                .put("truncated", c.truncated()).put("mode", c.mode().wire());
+                        service.events().accept(new Event.ToolCallFinished(Instant.now(), runId, callId, TOOL,
+                                c.timedOut() ? ToolOutcome.TIMEOUT : ToolOutcome.OK, "", data, c.elapsedMillis()));
+                        service.finishRun(runId, RunStatus.COMPLETED);
+                        ctx.out().flush();
                         yield c.exitCode();
                     }
                 };

@@ -7,7 +7,9 @@ import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.Violation;
 import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.agent.AgentService;
 import dev.monoagent.agent.ControlClient;
+import dev.monoagent.common.RunStatus;
 import dev.monoagent.agent.ToolCallReply;
 import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
@@ -107,7 +109,8 @@ final class ToolsCommand implements Runnable {
                 + "running instance (mono-agent start), calls with the same run id share that run's NodeRepl.")
         String runId;
 
-        @Option(names = "--json", description = "Print {outcome, text, data, violations} as one JSON object.")
+        @Option(names = "--json", description = "Print the call's events as JSON lines (the run log's format): "
+                + "ToolCallStarted, ToolOutput, ViolationObserved, ToolCallFinished (outcome, text, data).")
         boolean json;
 
         CallCommand(CliContext ctx) {
@@ -134,43 +137,26 @@ final class ToolsCommand implements Runnable {
             }
             ToolCallReply r = remote.isPresent() ? remote.get() : callHere(lc, args, run);
             if (json) {
-                ObjectNode o = JSON.createObjectNode().put("outcome", r.outcome()).put("text", r.text())
-                        .put("runId", run).put("via", remote.isPresent() ? "instance" : "process");
-                if (r.data() != null) {
-                    o.set("data", r.data());
-                }
-                ArrayNode vs = o.putArray("violations");
-                for (ToolCallReply.ViolationLine v : r.violations()) {
-                    vs.addObject().put("tier", v.tier()).put("kind", v.kind()).put("target", v.target())
-                            .put("reason", v.reason()).put("callId", v.callId());
-                }
-                ctx.out().println(JSON.writeValueAsString(o));
+                // the call's events, exactly as the run log holds them (an instance sends them as such lines)
+                r.events().forEach(ctx.out()::println);
             } else {
                 ctx.out().println(r.text());
-                for (ToolCallReply.ViolationLine v : r.violations()) {
-                    ctx.err().println("violation: " + v.tier() + " " + v.kind() + " " + v.target() + " ("
-                            + v.reason() + ")");
-                }
-                if (!r.outcome().equals("ok")) {
-                    ctx.err().println("[" + r.outcome() + "]");
+                EventPrinter human = EventPrinter.human(ctx.err());
+                r.parsedEvents().forEach(human::accept);
+                if (!r.outcome().ok()) {
+                    ctx.err().println("[" + r.outcome().wire() + "]");
                 }
             }
-            return r.outcome().equals("ok") ? ExitCodes.OK : ExitCodes.ERROR;
+            return r.outcome().ok() ? ExitCodes.OK : ExitCodes.ERROR;
         }
 
-        /** One call in a fresh run of this process (its NodeRepl ends with the process). */
-        private ToolCallReply callHere(LoadedConfig lc, String args, String run) throws Exception {
-            List<Violation> seen = new CopyOnWriteArrayList<>();
-            EventSink sink = e -> {
-                if (e instanceof Event.ViolationObserved v) {
-                    seen.add(v.violation());
-                }
-            };
-            ToolResult r;
-            try (Sandbox sb = Sandbox.open(lc, sink, HostEnv.from(ctx.env())); Tools tools = Tools.open(lc, sb, sink)) {
-                r = tools.call(name, args, run);
+        /** One call in a fresh run of this process (its NodeRepl ends with the process); the run log is kept. */
+        private ToolCallReply callHere(LoadedConfig lc, String args, String run) {
+            try (AgentService service = AgentService.of(lc, HostEnv.from(ctx.env()))) {
+                ToolCallReply r = service.callTool(name, args, run);
+                service.finishRun(run, RunStatus.COMPLETED);
+                return r;
             }
-            return ToolCallReply.of(r, seen);
         }
     }
 }

@@ -10,9 +10,56 @@ import java.util.List;
 public sealed interface Event {
     Instant time();
 
+    /** The run an event belongs to, or null for service-wide events (sandbox state, self-checks). */
+    static String runIdOf(Event e) {
+        return switch (e) {
+            case RunStarted r -> r.runId();
+            case RunFinished r -> r.runId();
+            case RunHeader r -> r.runId();
+            case UserMessage m -> m.runId();
+            case AssistantDelta d -> d.runId();
+            case ToolCallStarted s -> s.runId();
+            case ToolOutput o -> o.runId();
+            case ToolCallFinished f -> f.runId();
+            case ViolationObserved v -> v.violation().runId();
+            case MemoryRecalled m -> m.runId();
+            case SandboxStateChanged s -> null;
+            case SelfCheckStarted s -> null;
+            case ProbeFinished p -> null;
+            case SelfCheckFinished s -> null;
+        };
+    }
+
+    /** The tool call an event belongs to, or null. */
+    static String callIdOf(Event e) {
+        return switch (e) {
+            case ToolCallStarted s -> s.callId();
+            case ToolOutput o -> o.callId();
+            case ToolCallFinished f -> f.callId();
+            case ViolationObserved v -> v.violation().callId();
+            default -> null;
+        };
+    }
+
     record RunStarted(Instant time, String runId, String workspace) implements Event {}
 
-    record RunFinished(Instant time, String runId, String status) implements Event {}
+    record RunFinished(Instant time, String runId, RunStatus status) implements Event {}
+
+    /**
+     * The first line of a run log: what was in force when the run began.
+     *
+     * @param policy        the compiled policy (workspace, mode, roots, protected paths, network)
+     * @param engine        the engine fingerprint: version, digest, source
+     * @param lastCheck     the last self-check: passed, time (null when never checked)
+     */
+    record RunHeader(Instant time, String runId, java.util.Map<String, Object> policy, EngineFingerprint engine,
+                     LastCheck lastCheck) implements Event {}
+
+    /** Which engine bytes were in force. */
+    record EngineFingerprint(String version, String digest, String source) {}
+
+    /** The last self-check result at the time of a run header ({@code at} null: never checked). */
+    record LastCheck(boolean passed, Instant at) {}
 
     record UserMessage(Instant time, String runId, String text) implements Event {}
 
@@ -25,9 +72,22 @@ public sealed interface Event {
 
     /**
      * @param outcome {@code ok} or a failure code such as {@code sandbox_prepare_failed}
+     * @param data    the result's structured data ({@code exitCode}, ...), or null
      */
-    record ToolCallFinished(Instant time, String runId, String callId, String tool, String outcome, String text,
-                            long durationMs) implements Event {}
+    record ToolCallFinished(Instant time, String runId, String callId, String tool, ToolOutcome outcome, String text,
+                            com.fasterxml.jackson.databind.JsonNode data, long durationMs) implements Event {
+
+        public ToolCallFinished {
+            // JSON null and "no data" are one value, so an event read back from a log equals the one written
+            data = data == null || data.isNull() || data.isMissingNode() ? null : data;
+        }
+
+        /** The status word a transcript card shows: the outcome, or {@code exit N} for a command that failed. */
+        public String statusWord() {
+            int exit = data == null ? 0 : data.path("exitCode").asInt(0);
+            return outcome == ToolOutcome.OK && exit != 0 ? "exit " + exit : outcome.wire();
+        }
+    }
 
     record ViolationObserved(Instant time, Violation violation) implements Event {}
 
@@ -37,9 +97,13 @@ public sealed interface Event {
      */
     record SandboxStateChanged(Instant time, Effective effective, String reason) implements Event {}
 
-    record ProbeFinished(Instant time, ProbeResult result) implements Event {}
+    /** A self-check began; its probe and finish events carry the same {@code checkId}. */
+    record SelfCheckStarted(Instant time, String checkId) implements Event {}
 
-    record SelfCheckFinished(Instant time, boolean passed, List<ProbeResult> results) implements Event {}
+    record ProbeFinished(Instant time, String checkId, ProbeResult result) implements Event {}
+
+    record SelfCheckFinished(Instant time, String checkId, boolean passed, List<ProbeResult> results)
+            implements Event {}
 
     /**
      * Long-term memory recalled for a turn.

@@ -237,6 +237,12 @@ final class NativeEngine implements AutoCloseable {
     /** Runs a command to completion (bounded), then cleans up, scans and collects violations. */
     ExecOutcome.Completed run(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir,
                               String stdin, Duration timeout, long maxBytes) throws IOException {
+        return run(argv, who, extraEnv, workdir, stdin, timeout, maxBytes, OutputListener.NONE);
+    }
+
+    /** As above, streaming output to {@code live} while the command runs (stderr only once it provably started). */
+    ExecOutcome.Completed run(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir,
+                              String stdin, Duration timeout, long maxBytes, OutputListener live) throws IOException {
         ProtectedScan.Snapshot before = before();
         lock.readLock().lock();
         Prepared prep;
@@ -247,14 +253,14 @@ final class NativeEngine implements AutoCloseable {
             prep = prepare(argv, who, extraEnv, before, true, true);
             firstId = prep.commandId();
             running.add(firstId);
-            r = runOnce(prep, slot, workdir, stdin, timeout, maxBytes);
+            r = runOnce(prep, slot, workdir, stdin, timeout, maxBytes, live);
             boolean started = startedMarker(r, prep.startMarker());
             r = stripMarker(r, prep.startMarker());
             if (prep.reused() && !started && bwrapSetupFailed(r)) {
                 // the prepared wrap no longer fits the filesystem (bwrap refused to set up, nothing ran): wrap fresh
                 prep = prepare(argv, who, extraEnv, before, false, true);
                 running.add(prep.commandId());
-                r = stripMarker(runOnce(prep, slot, workdir, stdin, timeout, maxBytes), prep.startMarker());
+                r = stripMarker(runOnce(prep, slot, workdir, stdin, timeout, maxBytes, live), prep.startMarker());
                 running.remove(prep.commandId());
             }
         } finally {
@@ -271,10 +277,10 @@ final class NativeEngine implements AutoCloseable {
     }
 
     private ProcessRunner.Result runOnce(Prepared prep, Limits.Slot slot, Path workdir, String stdin, Duration timeout,
-                                         long maxBytes) throws IOException {
+                                         long maxBytes, OutputListener live) throws IOException {
         try {
             return ProcessRunner.run(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), workdir, stdin, timeout,
-                    maxBytes);
+                    maxBytes, afterMarker(prep.startMarker(), live));
         } finally {
             try {
                 bridge.cleanup();
@@ -282,6 +288,41 @@ final class NativeEngine implements AutoCloseable {
                 // the command ran; a dead bridge is noticed by the next alive() check
             }
         }
+    }
+
+    /**
+     * The live view of a command's output: stdout as it comes (bwrap's own setup failure prints none), stderr only
+     * after the random start marker (before it, stderr is the engine's; a wrap that failed to set up is retried and its
+     * text must not reach the user), without the marker itself.
+     */
+    static OutputListener afterMarker(String marker, OutputListener live) {
+        if (live == OutputListener.NONE || marker == null) {
+            return live;
+        }
+        StringBuilder held = new StringBuilder();
+        boolean[] seen = {false};
+        return (stderr, text) -> {
+            if (!stderr) {
+                live.output(false, text);
+                return;
+            }
+            synchronized (held) {
+                if (seen[0]) {
+                    live.output(true, text);
+                    return;
+                }
+                held.append(text);
+                int at = held.indexOf(marker);
+                if (at >= 0) {
+                    seen[0] = true;
+                    String rest = held.substring(at + marker.length());
+                    held.setLength(0);
+                    if (!rest.isEmpty()) {
+                        live.output(true, rest);
+                    }
+                }
+            }
+        };
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.common.TaskExecutor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,8 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -22,8 +22,21 @@ import java.util.concurrent.TimeUnit;
  * pipe). stdin is written from its own task and closed, so commands that read stdin see EOF.
  */
 final class ProcessRunner {
-    /** The one executor for the sandbox's blocking I/O (pipes, bridge reader); virtual threads, never pooled. */
-    static final ExecutorService IO = Executors.newVirtualThreadPerTaskExecutor();
+    /**
+     * Runs one blocking-I/O pump of the sandbox (a pipe read to its end, the bridge's reader, the bridge start) on the
+     * core executor's virtual I/O threads ({@link TaskExecutor#io}).
+     */
+    static <T> TaskExecutor.Task<T> pump(String name, Callable<T> work) {
+        return TaskExecutor.shared().io(name, work);
+    }
+
+    /** As {@link #pump(String, Callable)} for a loop without a result. */
+    static TaskExecutor.Task<Void> pump(String name, Runnable work) {
+        return TaskExecutor.shared().io(name, () -> {
+            work.run();
+            return null;
+        });
+    }
 
     /**
      * @param exitCode real exit status (128 + signal when a signal ended it)
@@ -56,13 +69,19 @@ final class ProcessRunner {
 
     static Result run(Path setsid, List<String> argv, Map<String, String> env, Path cwd, String stdin,
                       Duration timeout, long maxBytes) throws IOException {
+        return run(setsid, argv, env, cwd, stdin, timeout, maxBytes, OutputListener.NONE);
+    }
+
+    /** As above, handing each chunk of output to {@code live} while the command runs. */
+    static Result run(Path setsid, List<String> argv, Map<String, String> env, Path cwd, String stdin,
+                      Duration timeout, long maxBytes, OutputListener live) throws IOException {
         long t0 = System.nanoTime();
         Process p = spawn(setsid, argv, env, cwd);
-        Future<?> in = IO.submit(() -> feed(p.getOutputStream(), stdin));
+        TaskExecutor.Task<Void> in = pump("stdin", () -> feed(p.getOutputStream(), stdin));
         Bounded out = new Bounded(maxBytes);
         Bounded err = new Bounded(maxBytes);
-        Future<?> fo = IO.submit(() -> out.drain(p.getInputStream()));
-        Future<?> fe = IO.submit(() -> err.drain(p.getErrorStream()));
+        Future<?> fo = pump("stdout", () -> out.drain(p.getInputStream(), new Utf8Chunks(false, live))).future();
+        Future<?> fe = pump("stderr", () -> err.drain(p.getErrorStream(), new Utf8Chunks(true, live))).future();
         boolean timedOut = false;
         int sentSignal = 0;
         try {
@@ -87,7 +106,7 @@ final class ProcessRunner {
         } catch (Exception e) {
             killGroup(p, "KILL");
         }
-        in.cancel(true);
+        in.cancel();
         int code = p.isAlive() ? 137 : p.exitValue();
         int signal = timedOut ? sentSignal : (code > 128 && code < 128 + 65 ? code - 128 : 0);
         return new Result(code, signal, out.bytes(), err.bytes(), out.truncated || err.truncated, timedOut,
@@ -132,10 +151,11 @@ final class ProcessRunner {
             this.max = max;
         }
 
-        void drain(InputStream in) {
+        void drain(InputStream in, Utf8Chunks live) {
             byte[] b = new byte[16384];
             try (in) {
                 for (int n; (n = in.read(b)) > 0; ) {
+                    live.accept(b, n);
                     synchronized (buf) {
                         long room = max - buf.size();
                         if (room > 0) {
@@ -154,6 +174,46 @@ final class ProcessRunner {
         byte[] bytes() {
             synchronized (buf) {
                 return buf.toByteArray();
+            }
+        }
+    }
+
+    /** Turns raw pipe chunks into text for a listener, holding back an incomplete trailing UTF-8 sequence. */
+    static final class Utf8Chunks {
+        private final boolean stderr;
+        private final OutputListener live;
+        private final byte[] carry = new byte[4];
+        private int carried;
+
+        Utf8Chunks(boolean stderr, OutputListener live) {
+            this.stderr = stderr;
+            this.live = live;
+        }
+
+        void accept(byte[] b, int n) {
+            if (live == OutputListener.NONE) {
+                return;
+            }
+            byte[] all = new byte[carried + n];
+            System.arraycopy(carry, 0, all, 0, carried);
+            System.arraycopy(b, 0, all, carried, n);
+            int end = all.length;
+            // back up over a trailing partial sequence (at most 3 bytes)
+            int i = end - 1;
+            while (i >= 0 && i >= end - 3 && (all[i] & 0xC0) == 0x80) {
+                i--;
+            }
+            if (i >= 0) {
+                int lead = all[i] & 0xFF;
+                int need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+                if (end - i < need) {
+                    end = i;
+                }
+            }
+            carried = all.length - end;
+            System.arraycopy(all, end, carry, 0, carried);
+            if (end > 0) {
+                live.output(stderr, new String(all, 0, end, StandardCharsets.UTF_8));
             }
         }
     }

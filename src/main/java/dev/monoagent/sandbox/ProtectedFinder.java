@@ -114,7 +114,7 @@ final class ProtectedFinder {
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Process proc = pb.start();
             proc.getOutputStream().close();
-            Future<byte[]> out = ProcessRunner.IO.submit(() -> readAll(proc.getInputStream()));
+            Future<byte[]> out = ProcessRunner.pump("rg-protected", () -> readAll(proc.getInputStream())).future();
             if (!proc.waitFor(60, TimeUnit.SECONDS)) {
                 proc.destroyForcibly();
                 return null;

@@ -181,15 +181,17 @@ public final class Sandbox implements AutoCloseable {
         Map<Path, Object> fingerprint = fingerprint();
         String key = cacheKey(fingerprint);
         NativeEngine ne = new NativeEngine(env, tools, resolution, policy, setsid, log);
-        Future<SrtBridge.InitResult> started = ProcessRunner.IO.submit(ne::start);
+        Future<SrtBridge.InitResult> started = ProcessRunner.pump("bridge-start", ne::start).future();
         List<ProbeResult> results = force ? null : cachedPass(key);
         if (results == null) {
+            String checkId = "check-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+            sink.accept(new Event.SelfCheckStarted(Instant.now(), checkId));
             results = SelfCheck.run(env, tools, resolution, setsid);
             for (ProbeResult pr : results) {
-                sink.accept(new Event.ProbeFinished(Instant.now(), pr));
+                sink.accept(new Event.ProbeFinished(Instant.now(), checkId, pr));
             }
             boolean passed = !results.isEmpty() && results.stream().allMatch(ProbeResult::passed);
-            sink.accept(new Event.SelfCheckFinished(Instant.now(), passed, results));
+            sink.accept(new Event.SelfCheckFinished(Instant.now(), checkId, passed, results));
             writeCache(key, results, passed);
             lastVerified = Instant.now();
         }
@@ -425,13 +427,18 @@ public final class Sandbox implements AutoCloseable {
 
     /** Runs a command to completion under the policy, or returns {@code PrepareFailed} without running anything. */
     public ExecOutcome exec(CommandSpec spec) {
+        return exec(spec, OutputListener.NONE);
+    }
+
+    /** As {@link #exec(CommandSpec)}, handing output to {@code live} while the command runs. */
+    public ExecOutcome exec(CommandSpec spec, OutputListener live) {
         if (policy.mode() == SandboxMode.OFF) {
-            return host(spec, Effective.OFF);
+            return host(spec, Effective.OFF, live);
         }
         NativeEngine ne = engine;
         if (!ready || ne == null || !tamperFree()) {
             if (policy.unsafeAllowed()) {
-                return host(spec, Effective.UNSAFE_HOST_PROCESS);
+                return host(spec, Effective.UNSAFE_HOST_PROCESS, live);
             }
             return ExecOutcome.PrepareFailed.unavailable(reason == null ? "sandbox_unavailable" : reason);
         }
@@ -439,7 +446,7 @@ public final class Sandbox implements AutoCloseable {
                 commandText(spec));
         try {
             return ne.run(spec.argv(), who, spec.extraEnv(), spec.workdir(), spec.stdin(), spec.timeout(),
-                    spec.maxOutputBytes());
+                    spec.maxOutputBytes(), live);
         } catch (IOException e) {
             if (!ne.alive()) {
                 unavailable("the srt bridge died: " + e.getMessage());
@@ -476,10 +483,10 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    private ExecOutcome host(CommandSpec spec, Effective mode) {
+    private ExecOutcome host(CommandSpec spec, Effective mode, OutputListener live) {
         try {
-            ProcessRunner.Result r = ProcessRunner.run(setsid, spec.argv(), SandboxEnv.host(env, spec.extraEnv()), spec.workdir(), spec.stdin(),
-                    spec.timeout(), spec.maxOutputBytes());
+            ProcessRunner.Result r = ProcessRunner.run(setsid, spec.argv(), SandboxEnv.host(env, spec.extraEnv()),
+                    spec.workdir(), spec.stdin(), spec.timeout(), spec.maxOutputBytes(), live);
             return new ExecOutcome.Completed(r.exitCode(), r.signal(), r.out(), r.err(), r.truncated(), r.timedOut(),
                     List.of(), r.elapsedMillis(), mode);
         } catch (IOException e) {

@@ -26,7 +26,8 @@ public final class SandboxProcess {
     SandboxProcess(Process process, Supplier<List<Violation>> onExit,
                    java.util.function.Function<String, List<Violation>> checkpoint) {
         this.process = process;
-        this.done = process.onExit().thenApplyAsync(p -> onExit.get(), ProcessRunner.IO);
+        this.done = process.onExit().thenApplyAsync(p -> onExit.get(),
+                dev.monoagent.common.TaskExecutor.shared().ioExecutor());
         this.checkpoint = checkpoint;
     }
 

@@ -42,8 +42,8 @@ final class SelfCheck {
         try (ServerSocket granted = new ServerSocket(0, 8, InetAddress.getByName("127.0.0.1"));
              ServerSocket ungranted = new ServerSocket(0, 8, InetAddress.getByName("127.0.0.1"))) {
             String token = "MONO-CANARY-" + UUID.randomUUID().toString().substring(0, 8);
-            ProcessRunner.IO.submit(() -> serve(granted, token));
-            ProcessRunner.IO.submit(() -> serve(ungranted, "UNGRANTED-REACHED"));
+            ProcessRunner.pump("selfcheck-granted", () -> serve(granted, token));
+            ProcessRunner.pump("selfcheck-ungranted", () -> serve(ungranted, "UNGRANTED-REACHED"));
             root = Files.createTempDirectory(env.tmpRoot(), "mono-agent-selfcheck-");
             Path ws = Files.createDirectories(root.resolve("ws")).toRealPath();
             Path outside = Files.createDirectories(root.resolve("outside"));

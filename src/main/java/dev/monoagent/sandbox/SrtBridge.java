@@ -77,8 +77,8 @@ final class SrtBridge implements AutoCloseable {
         this.process = process;
         this.stdin = process.getOutputStream();
         this.onViolation = onViolation;
-        ProcessRunner.IO.submit(this::readLoop);
-        ProcessRunner.IO.submit(this::stderrLoop);
+        ProcessRunner.pump("srt-bridge-stdout", (Runnable) this::readLoop);
+        ProcessRunner.pump("srt-bridge-stderr", (Runnable) this::stderrLoop);
     }
 
     static byte[] scriptBytes() throws IOException {

@@ -459,12 +459,7 @@ public final class SrtRuntime {
                 Files.walkFileTree(root, new SimpleFileVisitor<>() {
                     @Override
                     public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
-                        try {
-                            Files.delete(f);
-                        } catch (IOException ignored) {
-                            // retried in the next pass
-                        }
-                        return FileVisitResult.CONTINUE;
+                        return deleteOrRetryLater(f);
                     }
 
                     @Override
@@ -474,17 +469,22 @@ public final class SrtRuntime {
 
                     @Override
                     public FileVisitResult postVisitDirectory(Path d, IOException e) {
-                        try {
-                            Files.delete(d);
-                        } catch (IOException ignored) {
-                            // not empty yet: retried in the next pass
-                        }
-                        return FileVisitResult.CONTINUE;
+                        return deleteOrRetryLater(d);
                     }
                 });
             } catch (IOException ignored) {
                 // best effort for our own staging/temp dirs
             }
         }
+    }
+
+    /** Deletes a file or (empty) dir; a failure (still in use, not empty yet) is left for the next pass. */
+    private static FileVisitResult deleteOrRetryLater(Path p) {
+        try {
+            Files.delete(p);
+        } catch (IOException ignored) {
+            // retried in the next pass
+        }
+        return FileVisitResult.CONTINUE;
     }
 }

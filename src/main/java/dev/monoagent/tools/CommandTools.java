@@ -1,5 +1,6 @@
 package dev.monoagent.tools;
 
+import dev.monoagent.common.Event;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.monoagent.common.Violation;
@@ -63,9 +64,10 @@ final class CommandTools {
                 CommandSpec.DEFAULT_MAX_OUTPUT);
     }
 
-    /** Runs through the sandbox and renders the outcome. */
+    /** Runs through the sandbox, streaming output as {@code ToolOutput} events, and renders the outcome. */
     static ToolResult run(CommandSpec spec, ToolContext ctx, String display) {
-        ExecOutcome outcome = ctx.sandbox().exec(spec);
+        ExecOutcome outcome = ctx.sandbox().exec(spec, text -> ctx.events().accept(
+                new Event.ToolOutput(java.time.Instant.now(), ctx.runId(), ctx.callId(), text)));
         return switch (outcome) {
             case ExecOutcome.PrepareFailed pf -> new ToolResult.Failed(ToolResult.SANDBOX_PREPARE_FAILED, pf.text());
             case ExecOutcome.Completed c -> completed(c, spec, ctx, display);

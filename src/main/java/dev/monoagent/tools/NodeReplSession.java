@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.monoagent.common.TaskExecutor;
 import dev.monoagent.sandbox.CommandSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,8 +56,14 @@ final class NodeReplSession implements AutoCloseable {
     private NodeReplSession(SandboxPort.LiveProcess process, byte[] key) {
         this.process = process;
         this.frames = new ReplFrames(key);
-        Thread.ofVirtual().name("node-repl-stdout").start(this::pumpStdout);
-        Thread.ofVirtual().name("node-repl-stderr").start(this::pumpStderr);
+        TaskExecutor.shared().io("node-repl-stdout", () -> {
+            pumpStdout();
+            return null;
+        });
+        TaskExecutor.shared().io("node-repl-stderr", () -> {
+            pumpStderr();
+            return null;
+        });
     }
 
     /** The server script with the worker's source embedded as a JSON string literal. */

@@ -63,19 +63,34 @@ final class PathGuard {
         }
     }
 
-    Check forRead(String input) {
+    /**
+     * An input resolved for a check: its lexical and real paths, or the refusal (invalid, dangling link), or the I/O
+     * error resolving it ({@code real} is then the lexical path).
+     */
+    private record Resolved(Path lex, Path real, Check refused, IOException error) {}
+
+    private Resolved resolve(String input) {
         Path lex = lexical(input);
         if (lex == null) {
-            return new Check.Invalid("not a valid path: \"" + input + "\".");
+            return new Resolved(null, null, new Check.Invalid("not a valid path: \"" + input + "\"."), null);
         }
-        Path real;
         try {
-            real = realOf(lex);
+            return new Resolved(lex, realOf(lex), null, null);
         } catch (DanglingLink e) {
-            return new Check.Denied(lex, lex, e.getMessage());
+            return new Resolved(lex, lex, new Check.Denied(lex, lex, e.getMessage()), null);
         } catch (IOException e) {
-            real = lex; // e.g. a file used as a directory: nothing exists there; the checks below still apply
+            return new Resolved(lex, lex, null, e);
         }
+    }
+
+    Check forRead(String input) {
+        Resolved r = resolve(input);
+        if (r.refused() != null) {
+            return r.refused();
+        }
+        // an I/O error (e.g. a file used as a directory): nothing exists there; the checks below still apply
+        Path lex = r.lex();
+        Path real = r.real();
         for (Path p : List.of(lex, real)) {
             if (!insideReadable(p)) {
                 return new Check.Denied(lex, real, "outside the readable roots");
@@ -89,18 +104,15 @@ final class PathGuard {
     }
 
     Check forWrite(String input) {
-        Path lex = lexical(input);
-        if (lex == null) {
-            return new Check.Invalid("not a valid path: \"" + input + "\".");
+        Resolved r = resolve(input);
+        if (r.refused() != null) {
+            return r.refused();
         }
-        Path real;
-        try {
-            real = realOf(lex);
-        } catch (DanglingLink e) {
-            return new Check.Denied(lex, lex, e.getMessage());
-        } catch (IOException e) {
-            return new Check.Invalid("cannot write " + lex + ": " + e.getMessage());
+        Path lex = r.lex();
+        if (r.error() != null) {
+            return new Check.Invalid("cannot write " + lex + ": " + r.error().getMessage());
         }
+        Path real = r.real();
         for (Path p : List.of(lex, real)) {
             String why = writeDenial(toPolicySpace(p));
             if (why != null) {

@@ -1,5 +1,6 @@
 package dev.monoagent.tools;
 
+import dev.monoagent.common.TaskExecutor;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -67,17 +68,17 @@ final class Ripgrep {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().remove("RIPGREP_CONFIG_PATH");
         Process p = pb.start();
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<String> err = TaskExecutor.shared().io("rg-stderr", () -> {
             try (InputStream e = p.getErrorStream()) {
                 return new String(e.readNBytes(64 * 1024), StandardCharsets.UTF_8);
             } catch (IOException ex) {
                 return "";
             }
-        });
+        }).future();
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
         boolean truncated = false;
         boolean[] timedOut = {false};
-        Thread watchdog = Thread.ofVirtual().unstarted(() -> {
+        TaskExecutor.Task<Void> watchdog = TaskExecutor.shared().io("rg-watchdog", () -> {
             try {
                 if (!p.waitFor(TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
                     timedOut[0] = true;
@@ -86,8 +87,8 @@ final class Ripgrep {
             } catch (InterruptedException ignored) {
                 Thread.currentThread().interrupt();
             }
+            return null;
         });
-        watchdog.start();
         try (InputStream in = p.getInputStream()) {
             byte[] buf = new byte[64 * 1024];
             int n;
@@ -109,7 +110,7 @@ final class Ripgrep {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted");
         }
-        watchdog.interrupt();
+        watchdog.cancel();
         return new Output(code, out.toByteArray(), err.join(), truncated, timedOut[0]);
     }
 }

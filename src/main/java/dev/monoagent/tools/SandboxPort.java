@@ -24,6 +24,14 @@ public interface SandboxPort {
     /** Runs a command to completion under the policy. */
     ExecOutcome exec(CommandSpec spec);
 
+    /**
+     * As {@link #exec(CommandSpec)}, handing output text to {@code live} while the command runs (ports that cannot
+     * stream deliver it only with the outcome).
+     */
+    default ExecOutcome exec(CommandSpec spec, java.util.function.Consumer<String> live) {
+        return exec(spec);
+    }
+
     /** Starts a long-lived process under the policy (stdin/stdout streams), for NodeRepl. */
     Started start(CommandSpec spec);
 
@@ -65,6 +73,11 @@ public interface SandboxPort {
             @Override
             public ExecOutcome exec(CommandSpec spec) {
                 return sandbox.exec(spec);
+            }
+
+            @Override
+            public ExecOutcome exec(CommandSpec spec, java.util.function.Consumer<String> live) {
+                return sandbox.exec(spec, (stderr, text) -> live.accept(text));
             }
 
             @Override

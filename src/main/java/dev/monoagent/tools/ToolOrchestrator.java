@@ -68,7 +68,8 @@ public final class ToolOrchestrator {
 
         long ms = (System.nanoTime() - t0) / 1_000_000;
         events.accept(new Event.ToolCallFinished(Instant.now(), runId, callId,
-                tool.map(Tool::name).orElse(toolName), result.outcome(), result.text(), ms));
+                tool.map(Tool::name).orElse(toolName), result.outcome(), result.text(),
+                result instanceof ToolResult.Ok ok ? ok.data() : null, ms));
         return result;
     }
 

@@ -2,6 +2,7 @@ package dev.monoagent.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.monoagent.common.ToolOutcome;
 
 /**
  * What a tool call produced. A command that ran and exited nonzero is still {@link Ok} (the exit code is in the text
@@ -10,27 +11,27 @@ import com.fasterxml.jackson.databind.node.NullNode;
  */
 public sealed interface ToolResult {
 
-    String SANDBOX_PREPARE_FAILED = "sandbox_prepare_failed";
-    String DENIED_BY_POLICY = "denied_by_policy";
-    String INVALID_ARGUMENTS = "invalid_arguments";
-    String NOT_FOUND = "not_found";
-    String TIMEOUT = "timeout";
-    String TOO_LARGE = "too_large";
-    String IS_DIRECTORY = "is_directory";
-    String NO_MATCH = "no_match";
-    String AMBIGUOUS_MATCH = "ambiguous_match";
-    String TOOL_NOT_ALLOWED = "tool_not_allowed";
-    String FAILED = "failed";
+    ToolOutcome SANDBOX_PREPARE_FAILED = ToolOutcome.SANDBOX_PREPARE_FAILED;
+    ToolOutcome DENIED_BY_POLICY = ToolOutcome.DENIED_BY_POLICY;
+    ToolOutcome INVALID_ARGUMENTS = ToolOutcome.INVALID_ARGUMENTS;
+    ToolOutcome NOT_FOUND = ToolOutcome.NOT_FOUND;
+    ToolOutcome TIMEOUT = ToolOutcome.TIMEOUT;
+    ToolOutcome TOO_LARGE = ToolOutcome.TOO_LARGE;
+    ToolOutcome IS_DIRECTORY = ToolOutcome.IS_DIRECTORY;
+    ToolOutcome NO_MATCH = ToolOutcome.NO_MATCH;
+    ToolOutcome AMBIGUOUS_MATCH = ToolOutcome.AMBIGUOUS_MATCH;
+    ToolOutcome TOOL_NOT_ALLOWED = ToolOutcome.TOOL_NOT_ALLOWED;
+    ToolOutcome FAILED = ToolOutcome.FAILED;
 
-    /** Every failure code, stable across releases. */
-    java.util.List<String> CODES = java.util.List.of(SANDBOX_PREPARE_FAILED, DENIED_BY_POLICY, INVALID_ARGUMENTS,
+    /** Every failure code a tool returns, stable across releases. */
+    java.util.List<ToolOutcome> CODES = java.util.List.of(SANDBOX_PREPARE_FAILED, DENIED_BY_POLICY, INVALID_ARGUMENTS,
             NOT_FOUND, TIMEOUT, TOO_LARGE, IS_DIRECTORY, NO_MATCH, AMBIGUOUS_MATCH, TOOL_NOT_ALLOWED, FAILED);
 
     /** The text the model sees. */
     String text();
 
     /** {@code ok} or the failure code (the {@code outcome} of {@code ToolCallFinished}). */
-    String outcome();
+    ToolOutcome outcome();
 
     /**
      * Success.
@@ -48,8 +49,8 @@ public sealed interface ToolResult {
         }
 
         @Override
-        public String outcome() {
-            return "ok";
+        public ToolOutcome outcome() {
+            return ToolOutcome.OK;
         }
     }
 
@@ -59,9 +60,9 @@ public sealed interface ToolResult {
      * @param code one of {@link #CODES}
      * @param text what the model sees
      */
-    record Failed(String code, String text) implements ToolResult {
+    record Failed(ToolOutcome code, String text) implements ToolResult {
         @Override
-        public String outcome() {
+        public ToolOutcome outcome() {
             return code;
         }
     }

@@ -25,6 +25,9 @@ import javafx.stage.Stage;
  */
 public final class Workbench implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Workbench.class.getName());
+    /** The process environment, read through the host layer (the ui never reads it itself). */
+    private static final java.util.function.Supplier<java.util.Map<String, String>> HOST_ENV =
+            () -> dev.monoagent.sandbox.HostEnv.detect().hostEnv();
 
     private final WorkbenchModel model;
     private final WorkbenchView view;
@@ -95,7 +98,7 @@ public final class Workbench implements AutoCloseable {
     /** The ChatGPT sign-in state and its Sign in button, placed in the status bar before the theme toggle. */
     private static void addSignIn(WorkbenchView view) {
         try {
-            SignInControl signIn = new SignInControl(CodexAuth.fromEnv(System.getenv()), System.getenv());
+            SignInControl signIn = new SignInControl(CodexAuth.fromEnv(HOST_ENV.get()), HOST_ENV.get());
             signIn.setId("sign-in-control");
             if (view.getBottom() instanceof HBox bar) {
                 bar.getChildren().add(Math.max(0, bar.getChildren().size() - 1), signIn);

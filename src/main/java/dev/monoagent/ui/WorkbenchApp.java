@@ -1,6 +1,6 @@
 package dev.monoagent.ui;
 
-import dev.monoagent.agent.ServiceLayer;
+import dev.monoagent.agent.AgentService;
 import dev.monoagent.ui.port.EngineSandbox;
 import dev.monoagent.ui.port.ToolsRunner;
 import dev.monoagent.ui.task.FxTaskExecutor;
@@ -16,13 +16,11 @@ import javafx.stage.Stage;
  */
 public final class WorkbenchApp extends Application {
     /** What the frontend hands to the application (JavaFX instantiates the class itself). */
-    record Context(ServiceLayer services, FxTaskExecutor executor, WorkbenchFrontend.Bridge bridge) {}
+    record Context(AgentService services, FxTaskExecutor executor, WorkbenchFrontend.Bridge bridge) {}
 
     static volatile Context CONTEXT;
 
     private Workbench workbench;
-    private EngineSandbox engine;
-    private ToolsRunner tools;
 
     @Override
     public void start(Stage stage) {
@@ -32,16 +30,15 @@ public final class WorkbenchApp extends Application {
             Platform.runLater(() -> dialogs.showError("Unexpected error", e));
         });
         Context ctx = CONTEXT;
-        ServiceLayer services = ctx.services();
+        AgentService services = ctx.services();
         if (!policyAccepted(services, dialogs)) {
             Platform.exit();
             return;
         }
-        engine = new EngineSandbox(services.config());
-        tools = new ToolsRunner(services.config(), engine);
+        EngineSandbox engine = new EngineSandbox(services);
+        ToolsRunner tools = new ToolsRunner(services);
         workbench = Workbench.open(stage, services.workspace(), engine, tools, ctx.executor(), dialogs, true,
                 WindowState.forUser());
-        services.sandboxState(workbench.model()::sandboxSummary);
         ctx.bridge().attach(stage);
         AppIcons.apply(stage);
         stage.show();
@@ -52,7 +49,7 @@ public final class WorkbenchApp extends Application {
      * A policy weaker than the one last accepted for this workspace is applied only after the human confirms it in a
      * dialog that lists each widening (issue 9 item 1); refused, the window does not open. Either way it is logged.
      */
-    static boolean policyAccepted(ServiceLayer services, DialogService dialogs) {
+    static boolean policyAccepted(AgentService services, DialogService dialogs) {
         dev.monoagent.sandbox.Policy pol = dev.monoagent.sandbox.Sandbox.policyFor(services.config(),
                 dev.monoagent.sandbox.HostEnv.detect());
         dev.monoagent.sandbox.PolicyBaseline.Decision d = dev.monoagent.sandbox.PolicyBaseline.check(pol);
@@ -83,12 +80,6 @@ public final class WorkbenchApp extends Application {
     public void stop() {
         if (workbench != null) {
             workbench.close();
-        }
-        if (tools != null) {
-            tools.close();
-        }
-        if (engine != null) {
-            engine.close();
         }
     }
 }

@@ -5,7 +5,8 @@ import dev.monoagent.agent.Frontend;
 import dev.monoagent.agent.Instance;
 import dev.monoagent.agent.InstanceHandler;
 import dev.monoagent.agent.InstanceStatus;
-import dev.monoagent.agent.ServiceLayer;
+import dev.monoagent.agent.AgentService;
+import dev.monoagent.agent.ToolCallReply;
 import dev.monoagent.agent.StartOptions;
 import dev.monoagent.ui.task.FxTaskExecutor;
 import java.time.Instant;
@@ -57,8 +58,8 @@ public final class WorkbenchFrontend implements Frontend {
 
     @Override
     public int run(StartOptions options) throws Exception {
-        ServiceLayer services = ServiceLayer.open(options);
         FxTaskExecutor executor = new FxTaskExecutor();
+        AgentService services = AgentService.open(options, executor.core());
         Bridge bridge = new Bridge();
         String startedAt = Instant.now().toString();
         InstanceHandler handler = new InstanceHandler() {
@@ -76,13 +77,20 @@ public final class WorkbenchFrontend implements Frontend {
             public void stop() {
                 bridge.stop();
             }
+
+            @Override
+            public ToolCallReply callTool(String name, String argsJson, String runId) {
+                return services.callTool(name, argsJson, runId);
+            }
         };
         Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, executor.background());
         if (acq instanceof Instance.AlreadyRunning) {
             executor.shutdown();
+            services.close();
             return 1;
         }
-        try (Instance instance = ((Instance.Acquired) acq).instance()) {
+        try (Instance instance = ((Instance.Acquired) acq).instance(); services) {
+            services.openEngine();
             WorkbenchApp.CONTEXT = new WorkbenchApp.Context(services, executor, bridge);
             try {
                 Application.launch(WorkbenchApp.class);

@@ -53,7 +53,8 @@ class InstanceCommandsTest {
         CliHarness.Result def = run("tools", "call", "NodeRepl", "{\"code\":\"const n = 40\"}", "--run-id", "r1",
                 "--json");
         assertEquals(0, def.exit(), def.out() + def.err());
-        assertTrue(def.out().contains("\"via\":\"instance\""), def.out());
+        assertTrue(def.out().contains("\"type\":\"ToolCallFinished\""), def.out());
+        assertFalse(def.err().contains("running this call in a fresh run here"), def.err());
         String status = "";
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {

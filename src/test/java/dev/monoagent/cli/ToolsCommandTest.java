@@ -57,9 +57,14 @@ class ToolsCommandTest {
         CliHarness.Result w = CliHarness.run(ws, env(ws), "tools", "call", "Write",
                 "{\"file_path\":\".env\",\"content\":\"x\"}", "--json");
         assertEquals(1, w.exit());
-        var o = new ObjectMapper().readTree(w.out());
-        assertEquals("denied_by_policy", o.get("outcome").asText());
-        assertEquals("write", o.get("violations").get(0).get("kind").asText());
+        // --json: the call's events, one per line, in the run log's format
+        var events = w.out().lines().map(dev.monoagent.common.EventJson::read).toList();
+        var finished = (dev.monoagent.common.Event.ToolCallFinished) events.get(events.size() - 1);
+        assertEquals("denied_by_policy", finished.outcome().wire());
+        var violation = events.stream().filter(e -> e instanceof dev.monoagent.common.Event.ViolationObserved)
+                .map(e -> ((dev.monoagent.common.Event.ViolationObserved) e).violation()).findFirst().orElseThrow();
+        assertEquals(dev.monoagent.common.Violation.Kind.WRITE, violation.kind());
+        assertEquals(finished.callId(), violation.callId());
         assertEquals("SECRET=1\n", Files.readString(ws.resolve(".env")));
     }
 }

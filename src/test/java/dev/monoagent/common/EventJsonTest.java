@@ -28,4 +28,39 @@ class EventJsonTest {
         assertEquals(true, n.get("passed").asBoolean());
         assertEquals(null, n.get("type"));
     }
+
+    @Test
+    void everyEventTypeReadsBackAsItWasWritten() {
+        Instant t = Instant.parse("2026-11-29T10:00:00.123456Z");
+        Violation v = new Violation(t, Violation.Tier.DETECTED, Violation.Kind.NETWORK, "r1", "c1", "Bash", "curl x",
+                "example.org:443", "blocked by the proxy");
+        ProbeResult p = new ProbeResult("engine", true, "SRT initialized.", 12);
+        java.util.List<Event> all = java.util.List.of(
+                new Event.RunStarted(t, "r1", "/ws"),
+                new Event.RunHeader(t, "r1", java.util.Map.of("mode", "native", "readableRoots", java.util.List.of("/ws")),
+                        new Event.EngineFingerprint("0.0.78", "abc", "managed"), new Event.LastCheck(true, t)),
+                new Event.UserMessage(t, "r1", "hi"),
+                new Event.AssistantDelta(t, "r1", "he"),
+                new Event.ToolCallStarted(t, "r1", "c1", "Bash", "{\"command\":\"ls\"}"),
+                new Event.ToolOutput(t, "r1", "c1", "a\n"),
+                new Event.ToolCallFinished(t, "r1", "c1", "Bash", ToolOutcome.SANDBOX_PREPARE_FAILED, "no", null, 3),
+                new Event.ToolCallFinished(t, "r1", "c2", "Bash", ToolOutcome.OK, "",
+                        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("exitCode", 7), 3),
+                new Event.ViolationObserved(t, v),
+                new Event.SandboxStateChanged(t, Effective.BLOCKED, "sandbox_unavailable: gone"),
+                new Event.SelfCheckStarted(t, "check-1"),
+                new Event.ProbeFinished(t, "check-1", p),
+                new Event.SelfCheckFinished(t, "check-1", true, java.util.List.of(p)),
+                new Event.MemoryRecalled(t, "r1", 3),
+                new Event.RunFinished(t, "r1", RunStatus.CANCELLED));
+        java.util.Set<Class<?>> covered = new java.util.HashSet<>();
+        for (Event e : all) {
+            assertEquals(e, EventJson.read(EventJson.line(e)), EventJson.line(e));
+            covered.add(e.getClass());
+        }
+        assertEquals(java.util.Set.of(Event.class.getPermittedSubclasses()), covered, "every event type is covered");
+        assertEquals("exit 7", ((Event.ToolCallFinished) all.get(7)).statusWord());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> EventJson.read("{\"type\":\"Nope\"}"));
+    }
 }

@@ -94,7 +94,7 @@ class EscapeSuiteTest {
 
     private static ServerSocket server(String body) throws IOException {
         ServerSocket ss = new ServerSocket(0, 16, InetAddress.getByName("127.0.0.1"));
-        ProcessRunner.IO.submit(() -> {
+        ProcessRunner.pump("test-server", () -> {
             while (!ss.isClosed()) {
                 try (Socket s = ss.accept(); OutputStream os = s.getOutputStream()) {
                     s.setSoTimeout(2000);

@@ -36,7 +36,7 @@ class NetworkModesTest {
         ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         Files.writeString(ws.resolve(".env"), "S=1\n");
         host = new ServerSocket(0, 8, InetAddress.getByName("127.0.0.1"));
-        ProcessRunner.IO.submit(() -> {
+        ProcessRunner.pump("test-server", () -> {
             while (!host.isClosed()) {
                 try (Socket s = host.accept(); OutputStream os = s.getOutputStream()) {
                     s.getInputStream().read(new byte[4096]);

@@ -48,7 +48,7 @@ class CommandToolsTest {
     void timeoutIsReported() {
         Fixture f = new Fixture(tmp, new HostProcessPort());
         var r = assertInstanceOf(ToolResult.Failed.class, f.call("Bash", json("command", "sleep 5", "timeout_ms", 300)));
-        assertEquals("timeout", r.code());
+        assertEquals("timeout", r.code().wire());
         assertTrue(r.text().contains("timed out after 300 ms"));
     }
 
@@ -60,13 +60,13 @@ class CommandToolsTest {
         var r = assertInstanceOf(ToolResult.Ok.class, f.call("Bash", json("command", "pwd", "workdir", "sub")));
         assertTrue(r.text().startsWith(f.ws.resolve("sub") + "\n"));
         assertEquals("denied_by_policy", ((ToolResult.Failed) f.call("Bash", json("command", "pwd", "workdir", "/etc")))
-                .code());
+                .code().wire());
         assertEquals("not_found", ((ToolResult.Failed) f.call("Bash", json("command", "pwd", "workdir", "nope")))
-                .code());
+                .code().wire());
         assertEquals("invalid_arguments", ((ToolResult.Failed) f.call("Bash", json("command", "")))
-                .code());
+                .code().wire());
         assertEquals("invalid_arguments", ((ToolResult.Failed) f.call("Bash", json("command", "x", "timeout_ms", 0)))
-                .code());
+                .code().wire());
         assertEquals(1, port.specs.size(), "refused calls never reach the sandbox");
     }
 
@@ -108,7 +108,7 @@ class CommandToolsTest {
         for (String[] call : List.of(new String[] {"Bash", json("command", "ls")},
                 new String[] {"Exec", json("executable", "ls")}, new String[] {"NodeRepl", json("code", "1")})) {
             var r = assertInstanceOf(ToolResult.Failed.class, f.call(call[0], call[1]));
-            assertEquals("sandbox_prepare_failed", r.code());
+            assertEquals("sandbox_prepare_failed", r.code().wire());
             assertEquals("Error: Sandbox engine is unavailable and policy is fail-closed.", r.text());
         }
         Files.writeString(tmp.resolve("a.txt"), "needle\n");

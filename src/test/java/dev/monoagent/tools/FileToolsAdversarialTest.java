@@ -45,7 +45,7 @@ class FileToolsAdversarialTest {
         int before = fx.violations().size();
         ToolResult r = fx.call(tool, argsJson);
         var f = assertInstanceOf(ToolResult.Failed.class, r, r.text());
-        assertEquals("denied_by_policy", f.code(), r.text());
+        assertEquals("denied_by_policy", f.code().wire(), r.text());
         List<Violation> v = fx.violations();
         assertEquals(before + 1, v.size(), "one violation per refusal");
         Violation last = v.get(v.size() - 1);
@@ -152,10 +152,10 @@ class FileToolsAdversarialTest {
     @Test
     void readOutsideRootsIsRefusedWithReadViolation() throws Exception {
         ToolResult r = fx.call("Read", json("file_path", outside.resolve("victim.txt").toString()));
-        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code());
+        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code().wire());
         Files.createSymbolicLink(ws.resolve("peek.txt"), outside.resolve("victim.txt"));
         r = fx.call("Read", json("file_path", "peek.txt"));
-        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code());
+        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code().wire());
         assertEquals(Violation.Kind.READ, fx.violations().get(0).kind());
     }
 

@@ -25,7 +25,7 @@ class FileToolsTest {
     }
 
     private static void failed(String code, ToolResult r) {
-        assertEquals(code, assertInstanceOf(ToolResult.Failed.class, r, r.text()).code(), r.text());
+        assertEquals(code, assertInstanceOf(ToolResult.Failed.class, r, r.text()).code().wire(), r.text());
     }
 
     @Test
@@ -150,7 +150,7 @@ class FileToolsTest {
         var finished = assertInstanceOf(Event.ToolCallFinished.class, f.events.get(1));
         assertEquals("run-1", started.runId());
         assertEquals(started.callId(), finished.callId());
-        assertEquals("ok", finished.outcome());
+        assertEquals("ok", finished.outcome().wire());
         assertEquals("Read", finished.tool());
     }
 

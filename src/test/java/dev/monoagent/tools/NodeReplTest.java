@@ -219,7 +219,7 @@ class NodeReplTest {
         Process first = port.last;
         ToolResult r = js("while (true) {}");
         var f = assertInstanceOf(ToolResult.Failed.class, r);
-        assertEquals("timeout", f.code());
+        assertEquals("timeout", f.code().wire());
         assertTrue(f.text().contains("state was lost"), f.text());
         assertTrue(first.waitFor(5, java.util.concurrent.TimeUnit.SECONDS), "killed");
         assertEquals("'undefined'", ok("typeof keep"));
@@ -229,7 +229,7 @@ class NodeReplTest {
     void processExitLosesStateAndRecovers() {
         ok("const k = 1");
         var f = assertInstanceOf(ToolResult.Failed.class, js("process.exit(3)"));
-        assertEquals("failed", f.code());
+        assertEquals("failed", f.code().wire());
         assertTrue(f.text().contains("state was lost"));
         assertEquals("'undefined'", ok("typeof k"));
     }
@@ -280,7 +280,7 @@ class NodeReplTest {
     @Test
     void missingCodeIsInvalid() {
         assertEquals("invalid_arguments", assertInstanceOf(ToolResult.Failed.class,
-                orch.call(scope, "x", "NodeRepl", "{}")).code());
+                orch.call(scope, "x", "NodeRepl", "{}")).code().wire());
     }
 
     @Test
@@ -288,7 +288,7 @@ class NodeReplTest {
         var o = new ToolOrchestrator(new ToolRegistry(ToolPolicy.ALL, List.of(new NodeReplTool())), tmp,
                 Fixture.policy(tmp), SandboxPort.UNAVAILABLE, e -> { }, null);
         var f = assertInstanceOf(ToolResult.Failed.class, o.call(scope, "x", "NodeRepl", json("code", "1")));
-        assertEquals("sandbox_prepare_failed", f.code());
+        assertEquals("sandbox_prepare_failed", f.code().wire());
         assertEquals("Error: Sandbox engine is unavailable and policy is fail-closed.", f.text());
     }
 }

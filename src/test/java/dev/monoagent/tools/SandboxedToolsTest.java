@@ -138,7 +138,7 @@ class SandboxedToolsTest {
 
             // .env: Write refused in-process, Bash refused by the engine; both leave a violation
             ToolResult w = run.call("c-wenv", "Write", json("file_path", ".env", "content", "pwned"));
-            assertEquals("denied_by_policy", w.outcome());
+            assertEquals("denied_by_policy", w.outcome().wire());
             assertEquals(Violation.Kind.WRITE, violations(events, "c-wenv").get(0).kind());
             ToolResult b = run.call("c-benv", "Bash", json("command", "echo pwned > .env"));
             assertTrue(((ToolResult.Ok) b).data().get("exitCode").asInt() != 0, b.text());
@@ -150,7 +150,7 @@ class SandboxedToolsTest {
 
             // the run continues
             assertEquals("42", run.call("c-n3", "NodeRepl", json("code", "n + 2")).text());
-            assertEquals("ok", run.call("c-read2", "Read", json("file_path", "README.md")).outcome());
+            assertEquals("ok", run.call("c-read2", "Read", json("file_path", "README.md")).outcome().wire());
 
             // a fresh run does not see n
             Tools.Run other = tools.run("run-8");
@@ -173,11 +173,11 @@ class SandboxedToolsTest {
                     new String[] {"Exec", json("executable", "/bin/ls")},
                     new String[] {"NodeRepl", json("code", "1 + 1")})) {
                 ToolResult r = tools.call(c[0], c[1], "run-x");
-                assertEquals("sandbox_prepare_failed", r.outcome(), r.text());
+                assertEquals("sandbox_prepare_failed", r.outcome().wire(), r.text());
                 assertEquals("Error: Sandbox engine is unavailable and policy is fail-closed.", r.text());
             }
-            assertEquals("ok", tools.call("Read", json("file_path", "README.md"), "run-x").outcome());
-            assertEquals("ok", tools.call("Glob", json("pattern", "*.md"), "run-x").outcome());
+            assertEquals("ok", tools.call("Read", json("file_path", "README.md"), "run-x").outcome().wire());
+            assertEquals("ok", tools.call("Glob", json("pattern", "*.md"), "run-x").outcome().wire());
             assertTrue(tools.call("Grep", json("pattern", "hello"), "run-x").text().contains("README.md"));
         }
     }

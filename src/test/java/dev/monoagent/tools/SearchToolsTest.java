@@ -69,16 +69,16 @@ class SearchToolsTest {
     void globNoMatchAndMissingPath() {
         assertTrue(ok(fx.call("Glob", json("pattern", "*.rs"))).startsWith("No files matched"));
         var r = fx.call("Glob", json("pattern", "*", "path", "nope"));
-        assertEquals("not_found", assertInstanceOf(ToolResult.Failed.class, r).code());
-        assertEquals("invalid_arguments", ((ToolResult.Failed) fx.call("Glob", json())).code());
+        assertEquals("not_found", assertInstanceOf(ToolResult.Failed.class, r).code().wire());
+        assertEquals("invalid_arguments", ((ToolResult.Failed) fx.call("Glob", json())).code().wire());
     }
 
     @Test
     void searchOutsideRootsIsDenied() {
         var r = fx.call("Grep", json("pattern", "root", "path", "/etc"));
-        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code());
+        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code().wire());
         r = fx.call("Glob", json("pattern", "*", "path", "../"));
-        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code());
+        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code().wire());
     }
 
     @Test
@@ -89,7 +89,7 @@ class SearchToolsTest {
         String t = ok(fx.call("Grep", json("pattern", "TODO")));
         assertFalse(t.contains("secret.java"), t);
         var r = fx.call("Grep", json("pattern", "TODO", "path", "link"));
-        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code());
+        assertEquals("denied_by_policy", assertInstanceOf(ToolResult.Failed.class, r).code().wire());
     }
 
     @Test
@@ -125,9 +125,9 @@ class SearchToolsTest {
     void grepNoMatchAndBadRegex() {
         assertEquals("No matches found.", ok(fx.call("Grep", json("pattern", "zzzqqq"))));
         var r = fx.call("Grep", json("pattern", "a(b"));
-        assertEquals("invalid_arguments", assertInstanceOf(ToolResult.Failed.class, r).code());
+        assertEquals("invalid_arguments", assertInstanceOf(ToolResult.Failed.class, r).code().wire());
         r = fx.call("Grep", json("pattern", "a", "output_mode", "lines"));
-        assertEquals("invalid_arguments", assertInstanceOf(ToolResult.Failed.class, r).code());
+        assertEquals("invalid_arguments", assertInstanceOf(ToolResult.Failed.class, r).code().wire());
     }
 
     private static String sortLines(String t) {

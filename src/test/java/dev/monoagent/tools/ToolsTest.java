@@ -53,7 +53,7 @@ class ToolsTest {
         try (Tools tools = Tools.open(cfg(List.of("Read"), List.of()), Fixture.policy(ws), null, e -> { })) {
             assertEquals("     1\tx\n", tools.call("Read", "{\"file_path\":\"a.txt\"}", "r1").text());
             assertEquals("tool_not_allowed", tools.call("Write", "{\"file_path\":\"b\",\"content\":\"\"}", "r1")
-                    .outcome());
+                    .outcome().wire());
             tools.endRun("r1");
         }
     }
@@ -86,9 +86,9 @@ class ToolsTest {
         var orch = new ToolOrchestrator(new ToolRegistry(ToolPolicy.ALL, List.of(boom)), ws, Fixture.policy(ws),
                 null, events::add, null);
         ToolResult r = orch.call(new RunScope("r"), "c1", "Remember", "{}");
-        assertEquals("failed", r.outcome());
+        assertEquals("failed", r.outcome().wire());
         assertTrue(r.text().contains("bug"));
         var fin = (dev.monoagent.common.Event.ToolCallFinished) events.get(1);
-        assertEquals("failed", fin.outcome());
+        assertEquals("failed", fin.outcome().wire());
     }
 }

@@ -171,12 +171,12 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
         try {
             args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(argsJson);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return new PortResult("invalid_arguments", e.getMessage(), List.of(), 0);
+            return new PortResult(dev.monoagent.common.ToolOutcome.INVALID_ARGUMENTS, e.getMessage(), List.of(), 0);
         }
         return switch (tool) {
             case "Bash" -> PortResult.of(bash(args.path("command").asText(), runId, callId, onOutput));
             case "NodeRepl" -> eval(args.path("code").asText());
-            default -> new PortResult("tool_not_allowed", "unknown tool " + tool, List.of(), 0);
+            default -> new PortResult(dev.monoagent.common.ToolOutcome.TOOL_NOT_ALLOWED, "unknown tool " + tool, List.of(), 0);
         };
     }
 
@@ -192,12 +192,12 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
 
     synchronized PortResult eval(String code) {
         if (!available) {
-            return new PortResult("sandbox_prepare_failed", ExecOutcome.FAIL_CLOSED_TEXT, List.of(), 0);
+            return new PortResult(dev.monoagent.common.ToolOutcome.SANDBOX_PREPARE_FAILED, ExecOutcome.FAIL_CLOSED_TEXT, List.of(), 0);
         }
         Matcher c = CONST.matcher(code);
         if (c.matches()) {
             replVars.put(c.group(1), Long.parseLong(c.group(2)));
-            return new PortResult("ok", "undefined", List.of(), 1);
+            return new PortResult(dev.monoagent.common.ToolOutcome.OK, "undefined", List.of(), 1);
         }
         Matcher s = SUM.matcher(code);
         if (s.matches()) {
@@ -205,12 +205,12 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
             Long b = value(s.group(2));
             if (a == null || b == null) {
                 String missing = a == null ? s.group(1) : s.group(2);
-                return new PortResult("error", "Uncaught ReferenceError: " + missing + " is not defined", List.of(),
+                return new PortResult(dev.monoagent.common.ToolOutcome.FAILED, "Uncaught ReferenceError: " + missing + " is not defined", List.of(),
                         1);
             }
-            return new PortResult("ok", String.valueOf(a + b), List.of(), 1);
+            return new PortResult(dev.monoagent.common.ToolOutcome.OK, String.valueOf(a + b), List.of(), 1);
         }
-        return new PortResult("ok", "undefined", List.of(), 1);
+        return new PortResult(dev.monoagent.common.ToolOutcome.OK, "undefined", List.of(), 1);
     }
 
     private Long value(String token) {

@@ -329,7 +329,7 @@ class UiBenchmark {
         Thread.sleep(100);
         measuring.set(false);
         Platform.runLater(() -> timer[0].stop());
-        wb.model().events().accept(new Event.ToolCallFinished(Instant.now(), run, "flood", "Bash", "ok", "", total));
+        wb.model().events().accept(new Event.ToolCallFinished(Instant.now(), run, "flood", "Bash", dev.monoagent.common.ToolOutcome.OK, "", null, total));
         System.out.println("pulse gaps during the flood (ms): " + gaps);
         return new long[] {total, maxGap.get(), pulses.get()};
     }

@@ -63,6 +63,7 @@ class WorkbenchEngineFxTest {
     private FxTaskExecutor executor;
     private EngineSandbox engine;
     private ToolsRunner tools;
+    private dev.monoagent.agent.AgentService service;
 
     @Start
     void start(Stage stage) throws Exception {
@@ -77,8 +78,9 @@ class WorkbenchEngineFxTest {
         Files.writeString(ws.resolve("README.md"), "# demo\n");
         Files.createDirectories(ws.resolve(".mono-agent"));
         var cfg = RealEngine.config(ws);
-        engine = new EngineSandbox(cfg, env);
-        tools = new ToolsRunner(cfg, engine);
+        service = dev.monoagent.agent.AgentService.of(cfg, env);
+        engine = new EngineSandbox(service);
+        tools = new ToolsRunner(service);
         executor = new FxTaskExecutor();
         wb = Workbench.open(stage, ws, engine, tools, executor, new WorkbenchFxTest.RecordingDialogs(), true, null);
         stage.setWidth(1280);
@@ -89,8 +91,7 @@ class WorkbenchEngineFxTest {
     @AfterEach
     void tearDown() {
         wb.close();
-        tools.close();
-        engine.close();
+        service.close();
         executor.shutdown();
     }
 

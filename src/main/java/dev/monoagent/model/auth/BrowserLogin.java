@@ -43,12 +43,8 @@ public final class BrowserLogin implements AutoCloseable {
     private final CompletableFuture<Received> code = new CompletableFuture<>();
     private final CompletableFuture<CodexTokens> outcome = new CompletableFuture<>();
     /** The callback handler waits for the exchange; other paths (success page, cancel) must still be served. */
-    private final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2,
-            r -> {
-                Thread t = new Thread(r, "codex-login-callback");
-                t.setDaemon(true);
-                return t;
-            });
+    private final dev.monoagent.common.TaskExecutor pool = dev.monoagent.common.TaskExecutor.create(
+            "codex-login-callback");
 
     private record Received(String code, String origin) {
         @Override
@@ -87,11 +83,12 @@ public final class BrowserLogin implements AutoCloseable {
                 page(ex, 200, "Sign-in cancelled.");
                 // free the port for the sign-in that asked (stop waits for this exchange, so not on this thread)
                 HttpServer self = ex.getHttpContext().getServer();
-                Thread stopper = new Thread(() -> self.stop(0), "codex-login-cancel");
-                stopper.setDaemon(true);
-                stopper.start();
+                dev.monoagent.common.TaskExecutor.shared().submit("codex-login-cancel", () -> {
+                    self.stop(0);
+                    return null;
+                });
             });
-            srv.setExecutor(pool);
+            srv.setExecutor(pool.executor());
             srv.start();
         }
         this.server = srv;
@@ -213,7 +210,7 @@ public final class BrowserLogin implements AutoCloseable {
             // lets a callback still in flight send the browser its success redirect
             server.stop(1);
         }
-        pool.shutdownNow();
+        pool.close();
         code.cancel(false);
     }
 

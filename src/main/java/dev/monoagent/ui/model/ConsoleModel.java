@@ -2,6 +2,7 @@ package dev.monoagent.ui.model;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.monoagent.common.Event;
+import dev.monoagent.common.ToolOutcome;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.Violation;
 import dev.monoagent.ui.port.PortResult;
@@ -107,10 +108,10 @@ public final class ConsoleModel {
                     long ms = r.elapsedMillis() > 0 ? r.elapsedMillis()
                             : java.time.Duration.between(started, Instant.now()).toMillis();
                     events.accept(new Event.ToolCallFinished(Instant.now(), runId, callId, tool, r.outcome(),
-                            r.ok() ? "" : r.text(), ms));
+                            r.ok() ? "" : r.text(), r.data(), ms));
                 },
-                e -> events.accept(new Event.ToolCallFinished(Instant.now(), runId, callId, tool, "failed",
-                        "Error: " + e.getMessage(), java.time.Duration.between(started, Instant.now()).toMillis())));
+                e -> events.accept(new Event.ToolCallFinished(Instant.now(), runId, callId, tool, ToolOutcome.FAILED,
+                        "Error: " + e.getMessage(), null, java.time.Duration.between(started, Instant.now()).toMillis())));
     }
 
     /** Interrupts the running submission. */
@@ -153,13 +154,15 @@ public final class ConsoleModel {
                     v.violation().callId()));
             case Event.ToolCallFinished f when ownCalls.contains(f.callId()) -> {
                 lastOutputOpen = false;
-                if ("ok".equals(f.outcome()) && !streamedCalls.contains(f.callId()) && f.text() != null
+                if (f.outcome().ok() && !streamedCalls.contains(f.callId()) && f.text() != null
                         && !f.text().isEmpty()) {
                     appendOutput(f.text(), f.callId());
                     lastOutputOpen = false;
-                } else if (!"ok".equals(f.outcome())) {
-                    lines.add(new ConsoleLine(ConsoleLine.Kind.ERROR, f.outcome()
-                            + (f.text() == null || f.text().isEmpty() ? "" : ": " + f.text()), f.callId()));
+                }
+                if (!f.statusWord().equals(ToolOutcome.OK.wire())) {
+                    lines.add(new ConsoleLine(ConsoleLine.Kind.ERROR, f.statusWord()
+                            + (f.outcome().ok() || f.text() == null || f.text().isEmpty() ? "" : ": " + f.text()),
+                            f.callId()));
                 }
                 busy.set(false);
             }

@@ -141,11 +141,17 @@ public final class SandboxPanelModel {
         run("sandbox-setup", () -> port.setup(s -> executor.runOnUi(() -> step.set(s)), this::probeFinished));
     }
 
+    private static final java.util.concurrent.atomic.AtomicInteger CHECKS = new java.util.concurrent.atomic.AtomicInteger();
+    /** Pairs this panel's check events (the check runs on a worker; the id is set before it starts). */
+    private volatile String checkId;
+
     private void run(String name, java.util.concurrent.Callable<CheckReport> work) {
         if (running.get()) {
             return;
         }
         running.set(true);
+        checkId = "ui-check-" + CHECKS.incrementAndGet();
+        events.accept(new Event.SelfCheckStarted(Instant.now(), checkId));
         probes.clear();
         shown.set(null);
         proof.set(Proof.NONE);
@@ -168,7 +174,7 @@ public final class SandboxPanelModel {
                     r.millis()));
             progress.set(Math.min(0.99, probes.size() / (double) Math.max(EXPECTED_PROBES, probes.size() + 1)));
         });
-        events.accept(new Event.ProbeFinished(Instant.now(), r));
+        events.accept(new Event.ProbeFinished(Instant.now(), checkId, r));
     }
 
     private void checkFinished(CheckReport r) {
@@ -185,7 +191,7 @@ public final class SandboxPanelModel {
             lastVerified.set(r.passed() ? r.at() : null);
             badge.set(Badge.of(r.passed() ? Effective.NATIVE : Effective.BLOCKED, r.firstFailure(), lastVerified.get()));
         }
-        events.accept(new Event.SelfCheckFinished(r.at(), r.passed(), r.results()));
+        events.accept(new Event.SelfCheckFinished(r.at(), checkId, r.passed(), r.results()));
     }
 
     /** Applies a state change reported by the engine (e.g. it became unavailable). */

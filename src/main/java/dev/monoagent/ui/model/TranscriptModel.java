@@ -24,7 +24,8 @@ public final class TranscriptModel {
     public void onEvent(Event e) {
         switch (e) {
             case Event.RunStarted r -> system(r, "Run " + r.runId() + " started in " + r.workspace());
-            case Event.RunFinished r -> system(r, "Run " + r.runId() + " finished: " + r.status());
+            case Event.RunFinished r -> system(r, "Run " + r.runId() + " finished: " + r.status().wire());
+            case Event.RunHeader h -> { /* the run log's first line; the sandbox panel shows the same facts */ }
             case Event.UserMessage m -> {
                 openAssistant = null;
                 entries.add(new MessageEntry(m.time(), MessageEntry.Role.USER, m.text()));
@@ -51,11 +52,11 @@ public final class TranscriptModel {
             case Event.ToolCallFinished f -> {
                 ToolCard c = cards.get(f.callId());
                 if (c != null) {
-                    if ("ok".equals(f.outcome()) && c.outputLines().isEmpty() && f.text() != null) {
+                    if (f.outcome().ok() && c.outputLines().isEmpty() && f.text() != null) {
                         // runners that do not stream (the tools facade) deliver the output with the result
                         c.appendOutput(f.text());
                     }
-                    c.finish(f.outcome(), f.text(), f.durationMs());
+                    c.finish(f.statusWord(), f.text(), f.durationMs());
                 }
             }
             case Event.ViolationObserved v -> {
@@ -76,6 +77,7 @@ public final class TranscriptModel {
             }
             case Event.SelfCheckFinished s -> system(s, "Sandbox check " + (s.passed() ? "passed" : "FAILED")
                     + " (" + s.results().size() + " probes)");
+            case Event.SelfCheckStarted s -> { /* progress is shown in the sandbox panel */ }
             case Event.ProbeFinished p -> { /* shown in the sandbox panel */ }
             case Event.MemoryRecalled m -> system(m, "Recalled " + m.items() + " memory items (" + m.bytes() + " bytes, "
                     + m.mode() + (m.reason() == null ? "" : ": " + m.reason()) + ")");

@@ -23,14 +23,16 @@ import javafx.collections.ObservableList;
 import javafx.collections.transformation.FilteredList;
 
 /**
- * The violations inspector: every violation of the session (deduplicated, since the engine feed and a command's
- * outcome can both report the same refusal), a filter (free text + tier + kind), the selected row's detail, a jump to
+ * The violations inspector: every violation of this workspace — the history from its run logs
+ * ({@code .mono-agent/runs/<runId>/events.jsonl}) and this session's live ones, which are marked — deduplicated, since
+ * the engine feed and a command's outcome can both report the same refusal; a filter (free text + tier + kind), the selected row's detail, a jump to
  * the transcript card of its tool call, and JSON/CSV export of the filtered rows.
  */
 public final class ViolationsModel {
     private final ObservableList<Violation> all = FXCollections.observableArrayList();
     private final FilteredList<Violation> filtered = new FilteredList<>(all, v -> true);
     private final Set<String> seen = new HashSet<>();
+    private final Set<String> session = new HashSet<>();
     private final StringProperty filterText = new SimpleStringProperty("");
     private final ObjectProperty<Violation.Tier> tierFilter = new SimpleObjectProperty<>();
     private final ObjectProperty<Violation.Kind> kindFilter = new SimpleObjectProperty<>();
@@ -45,13 +47,35 @@ public final class ViolationsModel {
         kindFilter.addListener((o, a, b) -> refilter());
     }
 
-    /** Adds a violation unless the same refusal was already recorded. */
+    /** Adds a violation of this session unless the same refusal was already recorded (then it is marked). */
     public void add(Violation v) {
-        String key = v.time() + "|" + v.callId() + "|" + v.kind() + "|" + v.target() + "|" + v.tier();
+        String key = key(v);
+        session.add(key);
         if (seen.add(key)) {
             all.add(v);
             count.set(all.size());
         }
+    }
+
+    /** Adds violations from the workspace's earlier runs (not marked as this session's), oldest first. */
+    public void addHistory(List<Violation> past) {
+        List<Violation> fresh = new java.util.ArrayList<>();
+        for (Violation v : past) {
+            if (seen.add(key(v))) {
+                fresh.add(v);
+            }
+        }
+        all.addAll(0, fresh);
+        count.set(all.size());
+    }
+
+    /** Whether a row happened in this session (the view marks those rows). */
+    public boolean inSession(Violation v) {
+        return session.contains(key(v));
+    }
+
+    private static String key(Violation v) {
+        return v.time() + "|" + v.callId() + "|" + v.kind() + "|" + v.target() + "|" + v.tier();
     }
 
     public void select(Violation v) {

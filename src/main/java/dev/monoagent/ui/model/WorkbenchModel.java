@@ -84,6 +84,8 @@ public final class WorkbenchModel {
     /** Starts the session: subscribes to the engine feed and reads the sandbox state. */
     public void start() {
         sandboxPort.subscribe(pump);
+        executor.submit("violations-history", () -> dev.monoagent.agent.AgentService.violationHistory(workspace),
+                violations::addHistory, e -> message.set("Violation history unreadable: " + e.getMessage()));
         pump.accept(new Event.RunStarted(Instant.now(), runId, workspace.toString()));
         sandbox.refresh();
     }
@@ -93,7 +95,7 @@ public final class WorkbenchModel {
         commandConsole.onEvent(e);
         replConsole.onEvent(e);
         sandbox.onEvent(e);
-        if (e instanceof Event.ToolCallFinished f && "sandbox_prepare_failed".equals(f.outcome())) {
+        if (e instanceof Event.ToolCallFinished f && f.outcome() == dev.monoagent.common.ToolOutcome.SANDBOX_PREPARE_FAILED) {
             // the engine refused to run something: show why right away
             sandbox.refresh();
         }

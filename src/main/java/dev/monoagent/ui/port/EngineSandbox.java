@@ -1,99 +1,54 @@
 package dev.monoagent.ui.port;
 
+import dev.monoagent.agent.AgentService;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.ProbeResult;
-import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.sandbox.CommandSpec;
 import dev.monoagent.sandbox.ExecOutcome;
-import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Policy;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SandboxStatus;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
- * The workbench's {@link SandboxPort} over the real engine facade {@link Sandbox}. Opening the engine proves it
- * (≈ 1 s, cached self-check), so it happens lazily on the first call from a worker, never on the UI thread; until
- * then the policy comes from the config ({@link PolicyFactory}). Engine events are forwarded to the subscribers,
+ * The workbench's {@link SandboxPort}: an adapter over the workspace's {@link AgentService}, which owns the one
+ * engine (the control endpoint's tool calls and the window's consoles use the same {@link Sandbox}). Opening the
+ * engine proves it (≈ 1 s, cached self-check), so it happens on a worker, never on the UI thread; until then the
+ * policy is the same compiler's result for the config. Engine events reach the window through the service's bus,
  * except probe/check events, which the sandbox panel publishes itself (they are routed to the running check's
- * progress callback instead). Closing it stops the engine's bridge.
+ * progress callback instead).
  */
-public final class EngineSandbox implements SandboxPort, AutoCloseable {
-    private final LoadedConfig cfg;
-    private final Function<EventSink, Sandbox> opener;
-    private final java.util.function.Supplier<SandboxStatus> recorded;
-    private final Policy provisional;
-    private final List<EventSink> subscribers = new CopyOnWriteArrayList<>();
-    private final List<Event> early = new ArrayList<>();
-    private volatile Sandbox sandbox;
+public final class EngineSandbox implements SandboxPort {
+    private final AgentService service;
     private volatile Consumer<ProbeResult> activeProbe;
 
-    public EngineSandbox(LoadedConfig cfg) {
-        this(cfg, HostEnv.detect());
-    }
-
-    /** For the given host env (tests pass one with a private cache). */
-    public EngineSandbox(LoadedConfig cfg, HostEnv env) {
-        this(cfg, sink -> Sandbox.open(cfg, sink, env), () -> Sandbox.quickStatus(cfg, env));
-    }
-
-    /** With a custom opener; no recorded self-check is read before the engine opens. */
-    public EngineSandbox(LoadedConfig cfg, Function<EventSink, Sandbox> opener) {
-        this(cfg, opener, null);
-    }
-
-    /** With a custom opener and a reader of the recorded self-check ({@code Sandbox.quickStatus}), or null. */
-    public EngineSandbox(LoadedConfig cfg, Function<EventSink, Sandbox> opener,
-                         java.util.function.Supplier<SandboxStatus> recorded) {
-        this.cfg = cfg;
-        this.opener = opener;
-        this.recorded = recorded;
-        this.provisional = PolicyFactory.fromConfig(cfg);
-    }
-
-    /** The engine, opened (and proven) on first use. Blocking. */
-    public synchronized Sandbox engine() {
-        if (sandbox == null) {
-            sandbox = opener.apply(this::fromEngine);
-        }
-        return sandbox;
-    }
-
-    private void fromEngine(Event e) {
-        if (e instanceof Event.ProbeFinished p) {
+    public EngineSandbox(AgentService service) {
+        this.service = service;
+        service.events().subscribe(e -> {
             Consumer<ProbeResult> c = activeProbe;
-            if (c != null) {
+            if (e instanceof Event.ProbeFinished p && c != null) {
                 c.accept(p.result());
             }
-            return;
-        }
-        if (e instanceof Event.SelfCheckFinished) {
-            return;
-        }
-        synchronized (early) {
-            if (subscribers.isEmpty()) {
-                early.add(e);
-                return;
-            }
-        }
-        subscribers.forEach(s -> s.accept(e));
+        });
+    }
+
+    /** The engine, opened (and proven) on first use; null when it could not be opened. Blocking. */
+    public Sandbox engine() {
+        return service.openEngineNow();
     }
 
     @Override
     public Policy policy() {
-        Sandbox s = sandbox;
-        return s != null ? s.policy() : provisional;
+        return service.policy();
     }
 
     @Override
     public SandboxSnapshot snapshot() {
-        return toSnapshot(engine().status(), engine().policy());
+        engine();
+        return toSnapshot(service.sandboxStatus(), service.policy());
     }
 
     /** Maps the engine's status record to the panel's snapshot. */
@@ -106,11 +61,11 @@ public final class EngineSandbox implements SandboxPort, AutoCloseable {
                 st.fallback().wire(), st.fallbackActive(), st.lastVerified());
     }
 
+    /** The last recorded self-check: the live engine's, or the one on disk before the engine opens. */
     @Override
     public CheckReport lastCheck() {
-        Sandbox s = sandbox;
-        SandboxStatus st = s != null ? s.status() : recorded != null ? recorded.get() : null;
-        if (st == null || st.probes().isEmpty() || st.lastVerified() == null) {
+        SandboxStatus st = service.sandboxStatus();
+        if (st.probes().isEmpty() || st.lastVerified() == null) {
             return null;
         }
         return new CheckReport(st.probes().stream().allMatch(ProbeResult::passed), st.probes(), st.lastVerified());
@@ -118,9 +73,13 @@ public final class EngineSandbox implements SandboxPort, AutoCloseable {
 
     @Override
     public CheckReport check(Consumer<ProbeResult> onProbe) {
+        Sandbox s = engine();
+        if (s == null) {
+            return unopened(onProbe);
+        }
         activeProbe = onProbe;
         try {
-            List<ProbeResult> results = engine().check();
+            List<ProbeResult> results = s.check();
             return new CheckReport(!results.isEmpty() && results.stream().allMatch(ProbeResult::passed), results,
                     Instant.now());
         } finally {
@@ -130,9 +89,13 @@ public final class EngineSandbox implements SandboxPort, AutoCloseable {
 
     @Override
     public CheckReport setup(Consumer<String> onStep, Consumer<ProbeResult> onProbe) {
+        Sandbox s = engine();
+        if (s == null) {
+            return unopened(onProbe);
+        }
         activeProbe = onProbe;
         try {
-            SandboxStatus st = engine().setup(onStep);
+            SandboxStatus st = s.setup(onStep);
             List<ProbeResult> results = st.probes();
             return new CheckReport(st.ready() && !results.isEmpty()
                     && results.stream().allMatch(ProbeResult::passed), results, Instant.now());
@@ -141,31 +104,29 @@ public final class EngineSandbox implements SandboxPort, AutoCloseable {
         }
     }
 
+    private CheckReport unopened(Consumer<ProbeResult> onProbe) {
+        ProbeResult r = new ProbeResult("engine", false, String.valueOf(service.sandboxStatus().reason()), 0);
+        onProbe.accept(r);
+        return new CheckReport(false, List.of(r), Instant.now());
+    }
+
     @Override
     public ExecOutcome bash(String command, String runId, String callId, Consumer<String> onOutput) {
-        return engine().exec(CommandSpec.bash(command, cfg.workspace()).withAttribution(runId, callId, "Bash"));
+        Sandbox s = engine();
+        if (s == null) {
+            return ExecOutcome.PrepareFailed.unavailable(String.valueOf(service.sandboxStatus().reason()));
+        }
+        return s.exec(CommandSpec.bash(command, service.workspace()).withAttribution(runId, callId, "Bash"),
+                (stderr, text) -> onOutput.accept(text));
     }
 
     @Override
     public void subscribe(EventSink sink) {
-        List<Event> replay;
-        synchronized (early) {
-            subscribers.add(sink);
-            replay = List.copyOf(early);
-            early.clear();
-        }
-        replay.forEach(sink::accept);
-    }
-
-    /** The sink the tools facade should report to (same subscribers). */
-    public EventSink events() {
-        return this::fromEngine;
-    }
-
-    @Override
-    public synchronized void close() {
-        if (sandbox != null) {
-            sandbox.close();
-        }
+        service.events().subscribe(e -> {
+            if (!(e instanceof Event.ProbeFinished || e instanceof Event.SelfCheckStarted
+                    || e instanceof Event.SelfCheckFinished)) {
+                sink.accept(e);
+            }
+        });
     }
 }

@@ -1,22 +1,32 @@
 package dev.monoagent.ui.port;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.monoagent.common.ToolOutcome;
 import dev.monoagent.common.Violation;
+import dev.monoagent.sandbox.ExecOutcome;
 import java.util.List;
 
 /**
- * A tool-shaped result: an outcome code ({@code ok} or a failure code), the text the model would see, and what the
- * sandbox refused while producing it.
+ * A tool-shaped result: the outcome ({@code ok} or a failure code), the text the model would see, what the sandbox
+ * refused while producing it, and structured data ({@code exitCode} of a command), as the tools facade returns it.
  */
-public record PortResult(String outcome, String text, List<Violation> violations, long elapsedMillis) {
+public record PortResult(ToolOutcome outcome, String text, List<Violation> violations, long elapsedMillis,
+                         JsonNode data) {
     public PortResult {
         violations = List.copyOf(violations);
     }
 
-    /** The tool-shaped view of a sandbox outcome (stdout then stderr; outcome {@code ok}, {@code exit N}, ...). */
-    public static PortResult of(dev.monoagent.sandbox.ExecOutcome o) {
+    public PortResult(ToolOutcome outcome, String text, List<Violation> violations, long elapsedMillis) {
+        this(outcome, text, violations, elapsedMillis, null);
+    }
+
+    /** The tool-shaped view of a sandbox outcome (stdout then stderr; a nonzero exit is ok with its exit code). */
+    public static PortResult of(ExecOutcome o) {
         return switch (o) {
-            case dev.monoagent.sandbox.ExecOutcome.PrepareFailed p -> new PortResult(p.code(), p.text(), List.of(), 0);
-            case dev.monoagent.sandbox.ExecOutcome.Completed c -> {
+            case ExecOutcome.PrepareFailed p -> new PortResult(ToolOutcome.SANDBOX_PREPARE_FAILED, p.text(), List.of(),
+                    0);
+            case ExecOutcome.Completed c -> {
                 StringBuilder text = new StringBuilder(c.stdout());
                 if (!c.stderr().isEmpty()) {
                     if (!text.isEmpty() && text.charAt(text.length() - 1) != '\n') {
@@ -24,13 +34,14 @@ public record PortResult(String outcome, String text, List<Violation> violations
                     }
                     text.append(c.stderr());
                 }
-                String outcome = c.timedOut() ? "timeout" : c.exitCode() == 0 ? "ok" : "exit " + c.exitCode();
-                yield new PortResult(outcome, text.toString(), c.violations(), c.elapsedMillis());
+                yield new PortResult(c.timedOut() ? ToolOutcome.TIMEOUT : ToolOutcome.OK, text.toString(),
+                        c.violations(), c.elapsedMillis(), JsonNodeFactory.instance.objectNode()
+                        .put("exitCode", c.exitCode()));
             }
         };
     }
 
     public boolean ok() {
-        return "ok".equals(outcome);
+        return outcome == ToolOutcome.OK;
     }
 }

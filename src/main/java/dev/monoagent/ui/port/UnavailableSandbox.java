@@ -63,7 +63,7 @@ public final class UnavailableSandbox implements SandboxPort {
             @Override
             public PortResult call(String runId, String callId, String tool, String argsJson,
                                    Consumer<String> onOutput) {
-                return new PortResult("sandbox_prepare_failed", ExecOutcome.FAIL_CLOSED_TEXT, List.of(), 0);
+                return new PortResult(dev.monoagent.common.ToolOutcome.SANDBOX_PREPARE_FAILED, ExecOutcome.FAIL_CLOSED_TEXT, List.of(), 0);
             }
 
             @Override

@@ -3,54 +3,49 @@ package dev.monoagent.ui.task;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 
 /**
- * The application's executor: a pool of daemon worker threads for blocking work, callbacks marshalled to the JavaFX
- * application thread with {@link Platform#runLater}. The only place in the workbench that creates threads.
+ * The workbench's executor: an adapter over the core {@link dev.monoagent.common.TaskExecutor} (whose workers run the
+ * blocking work and whose cancellation interrupts it), with callbacks marshalled to the JavaFX application thread
+ * with {@link Platform#runLater}.
  */
 public final class FxTaskExecutor implements TaskExecutor {
     private static final System.Logger LOG = System.getLogger(FxTaskExecutor.class.getName());
 
-    private final ExecutorService pool;
+    private final dev.monoagent.common.TaskExecutor core;
     private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> nextFrame =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final FrameTimer frameTimer = new FrameTimer();
     private boolean frameTimerRunning;
 
     public FxTaskExecutor() {
-        AtomicInteger n = new AtomicInteger();
-        ThreadFactory tf = r -> {
-            Thread t = new Thread(r, "mono-agent-worker-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-        this.pool = Executors.newCachedThreadPool(tf);
+        this(dev.monoagent.common.TaskExecutor.create("mono-agent-ui"));
+    }
+
+    /** Over a given core executor (the service's). */
+    public FxTaskExecutor(dev.monoagent.common.TaskExecutor core) {
+        this.core = core;
     }
 
     @Override
     public <T> Cancellable submit(String name, Callable<T> work, Consumer<? super T> onSuccess,
                                   Consumer<? super Throwable> onFailure) {
-        Future<?> f = pool.submit(() -> {
-            try {
-                T result = work.call();
+        dev.monoagent.common.TaskExecutor.Task<T> task = core.submit(name, work);
+        task.future().whenComplete((result, e) -> {
+            if (e == null) {
                 runOnUi(() -> onSuccess.accept(result));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            } else if (task.isCancelled() || e instanceof java.util.concurrent.CancellationException
+                    || e instanceof InterruptedException) {
                 LOG.log(Level.DEBUG, name + " interrupted");
-            } catch (Exception | Error e) {
+            } else {
                 LOG.log(Level.DEBUG, name + " failed", e);
                 runOnUi(() -> onFailure.accept(e));
             }
         });
-        return () -> f.cancel(true);
+        return task::cancel;
     }
 
     @Override
@@ -94,11 +89,16 @@ public final class FxTaskExecutor implements TaskExecutor {
 
     @Override
     public Executor background() {
-        return pool;
+        return core.executor();
+    }
+
+    /** The core executor underneath (for the service core the window shares). */
+    public dev.monoagent.common.TaskExecutor core() {
+        return core;
     }
 
     @Override
     public void shutdown() {
-        pool.shutdownNow();
+        core.close();
     }
 }

@@ -148,8 +148,9 @@ public final class SignInControl extends HBox {
     }
 
     private static void background(Runnable r) {
-        Thread t = new Thread(r, "sign-in");
-        t.setDaemon(true);
-        t.start();
+        dev.monoagent.common.TaskExecutor.shared().submit("sign-in", () -> {
+            r.run();
+            return null;
+        });
     }
 }

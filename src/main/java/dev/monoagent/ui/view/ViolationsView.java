@@ -66,6 +66,8 @@ public final class ViolationsView extends BorderPane {
         table.setId("violations-table");
         table.setItems(model.rows());
         table.setPlaceholder(new Label("No violations — nothing was denied so far."));
+        // rows of this session are marked; the rest is the workspace's history from its run logs
+        table.getColumns().add(col("", 28, v -> model.inSession(v) ? "●" : ""));
         table.getColumns().add(col("Time", 95, v -> TIME.format(v.time())));
         table.getColumns().add(col("Tier", 80, v -> v.tier().name().toLowerCase()));
         table.getColumns().add(col("Kind", 75, v -> v.kind().name().toLowerCase()));

@@ -33,7 +33,8 @@ class TranscriptModelTest {
         Violation v = new Violation(t, Violation.Tier.OBSERVED, Violation.Kind.NETWORK, "r", "c1", "Bash", "x",
                 "example.com:443", "blocked");
         m.onEvent(new Event.ViolationObserved(t, v));
-        m.onEvent(new Event.ToolCallFinished(t, "r", "c1", "Bash", "exit 7", "boom", 12));
+        m.onEvent(new Event.ToolCallFinished(t, "r", "c1", "Bash", dev.monoagent.common.ToolOutcome.OK, "boom",
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("exitCode", 7), 12));
         ToolCard c = m.card("c1");
         assertEquals(List.of("a", "b"), c.outputLines());
         assertEquals("exit 7", c.statusProperty().get());

@@ -1,5 +1,6 @@
 package dev.monoagent.ui.model;
 
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -33,6 +34,27 @@ class WorkbenchModelTest {
     private void runCommand(String cmd) {
         m.commandConsole().inputProperty().set(cmd);
         m.commandConsole().submit();
+    }
+
+    @Test
+    void inspectorLoadsTheWorkspacesRunLogHistoryAndMarksThisSessionsRows() throws Exception {
+        // an earlier session's run log on disk
+        Violation old = new Violation(java.time.Instant.parse("2026-11-01T10:00:00Z"), Violation.Tier.DETECTED,
+                Violation.Kind.WRITE, "old-run", "old-call", "Bash", "echo x > .env.local", ws + "/.env.local",
+                "protected file changed");
+        Path log = java.nio.file.Files.createDirectories(ws.resolve(".mono-agent/runs/old-run")).resolve("events.jsonl");
+        java.nio.file.Files.writeString(log, dev.monoagent.common.EventJson.line(
+                new dev.monoagent.common.Event.ViolationObserved(old.time(), old)) + "\n{torn line\n");
+        WorkbenchModel fresh = new WorkbenchModel(ws, fake, fake, new DirectTaskExecutor());
+        fresh.start();
+        assertEquals(List.of(old), List.copyOf(fresh.violations().rows()));
+        assertFalse(fresh.violations().inSession(old), "history rows are not this session's");
+        fresh.commandConsole().inputProperty().set("echo x >> .env");
+        fresh.commandConsole().submit();
+        assertEquals(2, fresh.violations().rows().size());
+        Violation live = fresh.violations().rows().get(1);
+        assertTrue(fresh.violations().inSession(live), "this session's rows are marked");
+        assertEquals(old, fresh.violations().rows().get(0), "history first, oldest first");
     }
 
     @Test

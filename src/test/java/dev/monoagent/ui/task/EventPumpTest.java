@@ -52,7 +52,7 @@ class EventPumpTest {
         for (int i = 0; i < 1000; i++) {
             pump.accept(new Event.ToolOutput(t, "r", "c", i + "\n"));
         }
-        pump.accept(new Event.ToolCallFinished(t, "r", "c", "Bash", "ok", "", 1));
+        pump.accept(new Event.ToolCallFinished(t, "r", "c", "Bash", dev.monoagent.common.ToolOutcome.OK, "", null, 1));
         assertEquals(1, ui.pending.size(), "only one drain is scheduled at a time");
         ui.runAll();
         assertEquals(Event.ToolCallStarted.class, got.get(0).getClass());
@@ -71,9 +71,9 @@ class EventPumpTest {
         ManualUi ui = new ManualUi();
         List<Event> got = new ArrayList<>();
         EventPump pump = new EventPump(ui, got::add);
-        pump.accept(new Event.RunFinished(Instant.now(), "r", "ok"));
+        pump.accept(new Event.RunFinished(Instant.now(), "r", dev.monoagent.common.RunStatus.COMPLETED));
         ui.runAll();
-        pump.accept(new Event.RunFinished(Instant.now(), "r", "ok"));
+        pump.accept(new Event.RunFinished(Instant.now(), "r", dev.monoagent.common.RunStatus.COMPLETED));
         assertEquals(1, ui.pending.size());
         ui.runAll();
         assertEquals(2, got.size());

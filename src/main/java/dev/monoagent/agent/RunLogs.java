@@ -1,0 +1,158 @@
+package dev.monoagent.agent;
+
+import dev.monoagent.common.Event;
+import dev.monoagent.common.EventJson;
+import dev.monoagent.common.EventSink;
+import dev.monoagent.common.Violation;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The run log, as an event-bus consumer: one append-only JSONL file per run at
+ * {@code <ws>/.mono-agent/runs/<runId>/events.jsonl}, one {@link EventJson#line} per event. A run's file is created on
+ * its first event and starts with a {@link Event.RunHeader} (policy in force, engine fingerprint, last self-check).
+ * Events that carry no run id (sandbox state changes, self-checks) go to every open run. The file is fsynced on every
+ * violation and when the run finishes ({@link Event.RunFinished}) or the service closes; written by the host only
+ * ({@code .mono-agent/} is write-denied inside the sandbox).
+ */
+final class RunLogs implements EventSink, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(RunLogs.class.getName());
+
+    private final Path workspace;
+    private final Function<String, Event.RunHeader> header;
+    private final Map<String, FileChannel> open = new LinkedHashMap<>();
+
+    /** {@code header} makes the first line for a run id. */
+    RunLogs(Path workspace, Function<String, Event.RunHeader> header) {
+        this.workspace = workspace;
+        this.header = header;
+    }
+
+    /** The log file of a run. */
+    static Path file(Path workspace, String runId) {
+        return workspace.resolve(".mono-agent").resolve("runs").resolve(safe(runId)).resolve("events.jsonl");
+    }
+
+    /** Every run log of a workspace (oldest first by modification time). */
+    static List<Path> all(Path workspace) {
+        Path dir = workspace.resolve(".mono-agent").resolve("runs");
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (var runs = Files.list(dir)) {
+            runs.map(r -> r.resolve("events.jsonl")).filter(Files::isRegularFile).forEach(out::add);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot list run logs: " + e.getMessage());
+        }
+        out.sort(java.util.Comparator.comparing(p -> p.toFile().lastModified()));
+        return out;
+    }
+
+    @Override
+    public void accept(Event e) {
+        if (e instanceof Event.RunHeader) {
+            return; // written by this class itself
+        }
+        String runId = Event.runIdOf(e);
+        // the header reads the sandbox state; make it outside this lock (the engine publishes while holding its own)
+        Event.RunHeader h = runId != null && !isOpen(runId) ? header.apply(runId) : null;
+        synchronized (this) {
+            if (runId == null) {
+                for (String id : List.copyOf(open.keySet())) {
+                    append(id, e, null);
+                }
+                return;
+            }
+            append(runId, e, h);
+            if (e instanceof Event.RunFinished) {
+                closeRun(runId);
+            }
+        }
+    }
+
+    private synchronized boolean isOpen(String runId) {
+        return open.containsKey(runId);
+    }
+
+    private void append(String runId, Event e, Event.RunHeader h) {
+        try {
+            FileChannel ch = open.get(runId);
+            if (ch == null) {
+                Path f = file(workspace, runId);
+                Files.createDirectories(f.getParent());
+                ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                        StandardOpenOption.APPEND);
+                open.put(runId, ch);
+                write(ch, h != null ? h : header.apply(runId));
+            }
+            write(ch, e);
+            if (e instanceof Event.ViolationObserved) {
+                ch.force(false);
+            }
+        } catch (IOException | RuntimeException ex) {
+            LOG.log(System.Logger.Level.WARNING, "run log " + runId + ": " + ex.getMessage());
+        }
+    }
+
+    private static void write(FileChannel ch, Event e) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap((EventJson.line(e) + "\n").getBytes(StandardCharsets.UTF_8));
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
+    }
+
+    private void closeRun(String runId) {
+        FileChannel ch = open.remove(runId);
+        if (ch != null) {
+            try (ch) {
+                ch.force(false);
+            } catch (IOException ex) {
+                LOG.log(System.Logger.Level.WARNING, "run log " + runId + ": " + ex.getMessage());
+            }
+        }
+    }
+
+    /** Every violation recorded in the workspace's run logs, oldest first; unreadable lines are skipped. */
+    static List<Violation> violations(Path workspace) {
+        List<Violation> out = new ArrayList<>();
+        for (Path f : all(workspace)) {
+            try (var lines = Files.lines(f, StandardCharsets.UTF_8)) {
+                lines.forEach(line -> {
+                    try {
+                        if (EventJson.read(line) instanceof Event.ViolationObserved v) {
+                            out.add(v.violation());
+                        }
+                    } catch (IllegalArgumentException skipped) {
+                        // a torn last line of a crashed run: the rest of the log still counts
+                    }
+                });
+            } catch (IOException | java.io.UncheckedIOException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot read run log " + f + ": " + e.getMessage());
+            }
+        }
+        out.sort(java.util.Comparator.comparing(Violation::time));
+        return out;
+    }
+
+    private static String safe(String id) {
+        return id == null ? "unknown" : id.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    @Override
+    public synchronized void close() {
+        for (String id : List.copyOf(open.keySet())) {
+            closeRun(id);
+        }
+    }
+}
