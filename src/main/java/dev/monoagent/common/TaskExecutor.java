@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reaches blocking reads (SSE streams, process pipes), {@code Process.waitFor} and sleeps between retries.
  *
  * <p>Two kinds of worker: {@link #submit} runs service work (an agent run, opening the engine, a tool call) on a named
- * platform thread; {@link #io} runs short blocking-I/O pumps (process stdout/stderr, the engine bridge's reader) on
- * virtual threads, so many can wait on pipes cheaply. One instance per service ({@link #create}); the process-wide
+ * thread; {@link #io} runs blocking-I/O pumps (process stdout/stderr, the engine bridge's reader, the control client's
+ * watchdog) on their own daemon threads, so a pump blocked in a pipe read never holds up other work. One instance per service ({@link #create}); the process-wide
  * {@link #shared()} serves code that has no service at hand (the CLI's one-shot commands, the sandbox's pipe pumps).
  */
 public final class TaskExecutor implements AutoCloseable {
@@ -34,7 +34,14 @@ public final class TaskExecutor implements AutoCloseable {
             return t;
         };
         this.workers = Executors.newCachedThreadPool(tf);
-        this.io = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(prefix + "-io-", 1).factory());
+        // platform threads, not virtual ones: a pipe read blocks its carrier, and a few long-lived engine bridges
+        // reading their pipes were seen to occupy every carrier and starve the rest (a control socket never answered)
+        AtomicInteger m = new AtomicInteger();
+        this.io = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, prefix + "-io-" + m.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** A new executor for one service; closing it interrupts its running work. */
@@ -76,7 +83,7 @@ public final class TaskExecutor implements AutoCloseable {
         return start(workers, name, work);
     }
 
-    /** Runs a blocking I/O pump (read a pipe to its end) on a virtual thread. */
+    /** Runs a blocking I/O pump (read a pipe to its end) on an I/O thread. */
     public <T> Task<T> io(String name, Callable<T> work) {
         return start(io, name, work);
     }
@@ -86,17 +93,13 @@ public final class TaskExecutor implements AutoCloseable {
         task.running = pool.submit(() -> {
             Thread me = Thread.currentThread();
             String before = me.getName();
-            if (!me.isVirtual()) {
-                me.setName(before + " [" + name + "]");
-            }
+            me.setName(before + " [" + name + "]");
             try {
                 task.result.complete(work.call());
             } catch (Throwable e) {
                 task.result.completeExceptionally(e);
             } finally {
-                if (!me.isVirtual()) {
-                    me.setName(before);
-                }
+                me.setName(before);
             }
         });
         return task;

@@ -70,6 +70,10 @@ class WindowInstanceTest {
         separateProcess("tools", "call", "NodeRepl", "{\"code\":\"const n = 40\"}", "--run-id", "r1");
         String use = separateProcess("tools", "call", "NodeRepl", "{\"code\":\"n + 2\"}", "--run-id", "r1");
         assertEquals("42", use.strip(), use);
+        // the window reports the engine's own state in the contract's words (the same block as a headless instance)
+        String status = run("status").out();
+        assertTrue(status.contains("sandbox\n  effective: native\n  engine: srt (present)\n  fallback: fail-closed\n"
+                + "  fallback active: no"), status);
 
         CliHarness.Result stopped = run("stop");
         assertEquals(0, stopped.exit(), stopped.err());

@@ -90,9 +90,16 @@ class WorkbenchEngineFxTest {
 
     @AfterEach
     void tearDown() {
-        wb.close();
-        service.close();
-        executor.shutdown();
+        // a setup that timed out leaves some of these unset; the engine's bridge must not outlive the test either way
+        if (wb != null) {
+            wb.close();
+        }
+        if (service != null) {
+            service.close();
+        }
+        if (executor != null) {
+            executor.shutdown();
+        }
     }
 
     private static ConsoleLine last(List<ConsoleLine> lines) {

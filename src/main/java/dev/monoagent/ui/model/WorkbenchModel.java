@@ -1,10 +1,8 @@
 package dev.monoagent.ui.model;
 
-import dev.monoagent.agent.SandboxSummary;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.ui.port.SandboxPort;
-import dev.monoagent.ui.port.SandboxSnapshot;
 import dev.monoagent.ui.port.ToolRunner;
 import dev.monoagent.ui.task.EventPump;
 import dev.monoagent.ui.task.TaskExecutor;
@@ -13,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -48,7 +45,6 @@ public final class WorkbenchModel {
     private final MemoryModel memory;
     private final ObjectProperty<Tab> tab = new SimpleObjectProperty<>(Tab.TRANSCRIPT);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private final AtomicReference<SandboxSnapshot> lastSnapshot = new AtomicReference<>();
 
     public WorkbenchModel(Path workspace, SandboxPort sandboxPort, ToolRunner tools, TaskExecutor executor) {
         this.workspace = workspace.toAbsolutePath().normalize();
@@ -67,11 +63,8 @@ public final class WorkbenchModel {
                 tab.set(Tab.TRANSCRIPT);
             }
         });
-        sandbox.snapshotProperty().addListener((o, a, b) -> {
-            lastSnapshot.set(b);
-            // the engine's compiled policy replaces the provisional one once it is open: badges follow it
-            tree.policyMaybeChanged();
-        });
+        // the engine's compiled policy replaces the provisional one once it is open: badges follow it
+        sandbox.snapshotProperty().addListener((o, a, b) -> tree.policyMaybeChanged());
         // The journal memory is opened when its tab is first shown, never on the start-up path.
         this.memory = new MemoryModel(dev.monoagent.ui.port.MemoryPort.forWorkspace(this.workspace), executor);
         tab.addListener((o, a, t) -> {
@@ -121,17 +114,6 @@ public final class WorkbenchModel {
         }
         viewer.open(f.path(), f.protectedPath());
         tab.set(Tab.FILE);
-    }
-
-    /** The sandbox block for {@code mono-agent status}; safe to call from any thread. */
-    public SandboxSummary sandboxSummary() {
-        SandboxSnapshot s = lastSnapshot.get();
-        if (s == null) {
-            return new SandboxSummary(dev.monoagent.common.Effective.BLOCKED, "srt (unknown)", sandboxPort.policy().fallback().wire(), false,
-                    "sandbox state not read yet", null);
-        }
-        return new SandboxSummary(s.effective(), "srt (" + s.engine() + ")", s.fallback(), s.fallbackActive(),
-                s.reason(), s.lastVerified() == null ? null : s.lastVerified().toString());
     }
 
     /** The sink for events from outside (an agent loop, the engine). */

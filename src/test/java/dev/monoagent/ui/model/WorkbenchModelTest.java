@@ -112,17 +112,7 @@ class WorkbenchModelTest {
         var last = m.commandConsole().lines().get(m.commandConsole().lines().size() - 1);
         assertEquals(ConsoleLine.Kind.ERROR, last.kind());
         assertEquals("sandbox_prepare_failed: " + ExecOutcome.FAIL_CLOSED_TEXT, last.text());
-        assertEquals("blocked", m.sandboxSummary().effective().wire());
-    }
-
-    @Test
-    void statusSummaryUsesContractWords() {
-        m.sandbox().check();
-        var s = m.sandboxSummary();
-        assertEquals("effective: native", s.lines().get(0));
-        assertEquals("engine: srt (present)", s.lines().get(1));
-        assertEquals("fallback: fail-closed", s.lines().get(2));
-        assertEquals("fallback active: no", s.lines().get(3));
+        assertEquals("blocked", m.sandbox().snapshotProperty().get().effective().wire());
     }
 
     @Test
