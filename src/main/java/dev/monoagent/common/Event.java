@@ -27,6 +27,7 @@ public sealed interface Event {
             case SelfCheckStarted s -> null;
             case ProbeFinished p -> null;
             case SelfCheckFinished s -> null;
+            case PolicyChanged p -> null;
         };
     }
 

@@ -52,6 +52,8 @@ class EventJsonTest {
                 new Event.ProbeFinished(t, "check-1", p),
                 new Event.SelfCheckFinished(t, "check-1", true, java.util.List.of(p)),
                 new Event.MemoryRecalled(t, "r1", 3),
+                new Event.PolicyChanged(t, "/ws", java.util.List.of("sandbox.network.mode: none -> all"), true, false,
+                        "refused"),
                 new Event.RunFinished(t, "r1", RunStatus.CANCELLED));
         java.util.Set<Class<?>> covered = new java.util.HashSet<>();
         for (Event e : all) {
