@@ -150,7 +150,7 @@ public final class AgentService implements AutoCloseable {
     /** The compiled policy: the engine's once open, else the same compiler's result for the config. */
     public Policy policy() {
         Sandbox s = engineIfOpen();
-        return s != null ? s.policy() : Sandbox.compilePolicy(config, env);
+        return s != null ? s.policy() : Sandbox.policyFor(config, env);
     }
 
     /** The sandbox state: the live engine's, the cheap on-disk one before it opens, or why it could not open. */

@@ -103,14 +103,6 @@ public final class Sandbox implements AutoCloseable {
         return policy;
     }
 
-    /**
-     * The policy the engine would enforce for {@code cfg} on this host, compiled without opening anything (the
-     * workbench badges with it before the engine is open). Same compiler, same result as {@link #policy()}.
-     */
-    public static Policy compilePolicy(LoadedConfig cfg, HostEnv env) {
-        return PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
-    }
-
     /** Re-proves from scratch: re-verifies the engine bytes, restarts the bridge, runs every probe (no cache). */
     public synchronized List<ProbeResult> check() {
         prepare(true);

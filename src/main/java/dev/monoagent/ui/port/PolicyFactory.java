@@ -11,14 +11,14 @@ import java.util.List;
 
 /**
  * The {@link Policy} the workbench shows and badges with: the engine's own compiler's result
- * ({@link Sandbox#compilePolicy}) for a loaded config, so a badge is never missing where the engine protects (hooks
+ * ({@link Sandbox#policyFor}) for a loaded config, so a badge is never missing where the engine protects (hooks
  * path, engine cache, git control entries); and the snapshot a policy implies before anything was proven.
  */
 public final class PolicyFactory {
     private PolicyFactory() {}
 
     public static Policy fromConfig(LoadedConfig lc) {
-        return Sandbox.compilePolicy(lc, HostEnv.detect());
+        return Sandbox.policyFor(lc, HostEnv.detect());
     }
 
     /** The default policy for a bare workspace (no config file), from the same compiler. */
