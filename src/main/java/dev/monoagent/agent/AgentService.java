@@ -51,6 +51,7 @@ public final class AgentService implements AutoCloseable {
     private final LoadedConfig config;
     private final HostEnv env;
     private final TaskExecutor executor;
+    private final java.util.function.Function<dev.monoagent.common.EventSink, Sandbox> opener;
     private final EventBus bus = new EventBus();
     private final RunLogs runLogs;
     private final CompletableFuture<Sandbox> engine = new CompletableFuture<>();
@@ -58,22 +59,33 @@ public final class AgentService implements AutoCloseable {
     private volatile boolean opening;
     private volatile boolean closed;
 
-    private AgentService(LoadedConfig config, HostEnv env, TaskExecutor executor) {
+    private AgentService(LoadedConfig config, HostEnv env, TaskExecutor executor,
+                         java.util.function.Function<dev.monoagent.common.EventSink, Sandbox> opener) {
         this.config = config;
         this.env = env;
         this.executor = executor;
+        this.opener = opener != null ? opener : sink -> Sandbox.open(config, sink, env);
         this.runLogs = new RunLogs(config.workspace(), this::header);
         bus.subscribe(runLogs);
     }
 
     /** The service for a loaded config on a host, on the process-wide executor (the CLI's one-shot commands). */
     public static AgentService of(LoadedConfig config, HostEnv env) {
-        return new AgentService(config, env, TaskExecutor.shared());
+        return new AgentService(config, env, TaskExecutor.shared(), null);
     }
 
     /** The service for a loaded config on a host, doing its background work on {@code executor}. */
     public static AgentService of(LoadedConfig config, HostEnv env, TaskExecutor executor) {
-        return new AgentService(config, env, executor);
+        return new AgentService(config, env, executor, null);
+    }
+
+    /**
+     * As {@link #of(LoadedConfig, HostEnv)} with a custom way to open the engine (tests hold it back to see what a
+     * window shows before the engine is proven).
+     */
+    public static AgentService withOpener(LoadedConfig config, HostEnv env,
+                                          java.util.function.Function<dev.monoagent.common.EventSink, Sandbox> opener) {
+        return new AgentService(config, env, TaskExecutor.shared(), opener);
     }
 
     /** Loads the workspace's config for an instance (the CLI already preflighted it; a broken one yields defaults). */
@@ -85,7 +97,7 @@ public final class AgentService implements AutoCloseable {
             lc = new LoadedConfig(o.configPath(), false, o.workspace(), MonoConfig.DEFAULTS, Map.of(),
                     List.of(e.getMessage()), Map.of());
         }
-        return new AgentService(lc, HostEnv.detect(), executor);
+        return new AgentService(lc, HostEnv.detect(), executor, null);
     }
 
     public EventBus events() {
@@ -126,7 +138,7 @@ public final class AgentService implements AutoCloseable {
             opening = true;
             if (!engine.isDone()) {
                 try {
-                    Sandbox s = Sandbox.open(config, bus, env);
+                    Sandbox s = opener.apply(bus);
                     if (closed) {
                         s.close();
                         engine.completeExceptionally(new IllegalStateException("the service is closing"));

@@ -36,7 +36,7 @@ class LoopbackGrantsTest {
     ServerSocket serve(String addr, String reply) throws IOException {
         ServerSocket s = new ServerSocket(0, 8, InetAddress.getByName(addr));
         servers.add(s);
-        ProcessRunner.IO.submit(() -> {
+        ProcessRunner.pump("test-server", () -> {
             while (!s.isClosed()) {
                 try (Socket c = s.accept(); OutputStream os = c.getOutputStream()) {
                     c.getInputStream().read(new byte[4096]);

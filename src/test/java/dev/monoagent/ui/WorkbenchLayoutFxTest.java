@@ -59,6 +59,7 @@ class WorkbenchLayoutFxTest {
     private static Path ws;
     private static EngineSandbox engine;
     private static ToolsRunner tools;
+    private static dev.monoagent.agent.AgentService service;
     private static final CountDownLatch gate = new CountDownLatch(1);
 
     private Stage stage;
@@ -73,22 +74,22 @@ class WorkbenchLayoutFxTest {
         ws = workspace(root.resolve("demo-repo"));
         LoadedConfig cfg = RealEngine.config(ws);
         // the engine stays closed until the gate opens: what the first window shows meanwhile comes from the record
-        engine = new EngineSandbox(cfg, sink -> {
+        service = dev.monoagent.agent.AgentService.withOpener(cfg, env, sink -> {
             try {
                 gate.await(60, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
             return Sandbox.open(cfg, sink, env);
-        }, () -> Sandbox.quickStatus(cfg, env));
-        tools = new ToolsRunner(cfg, engine);
+        });
+        engine = new EngineSandbox(service);
+        tools = new ToolsRunner(service);
     }
 
     @AfterAll
     static void closeEngine() {
         gate.countDown();
-        tools.close();
-        engine.close();
+        service.close();
     }
 
     @Start
