@@ -46,7 +46,7 @@ public final class StartApp extends Application {
             Platform.runLater(() -> dialogs.showError("Unexpected error", e));
         });
         Context ctx = CONTEXT;
-        Map<String, String> env = ctx == null ? System.getenv() : ctx.env();
+        Map<String, String> env = ctx == null ? HostEnv.detect().hostEnv() : ctx.env();
         LocalWorkspaces port = new LocalWorkspaces(new RecentWorkspaces(UserDirs.configDir(env)), env,
                 HostEnv.from(env), folder -> switchTo(folder, dialogs));
         model = new StartPageModel(port, executor);

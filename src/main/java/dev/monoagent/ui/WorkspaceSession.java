@@ -3,7 +3,8 @@ package dev.monoagent.ui;
 import dev.monoagent.agent.Instance;
 import dev.monoagent.agent.InstanceHandler;
 import dev.monoagent.agent.InstanceStatus;
-import dev.monoagent.agent.ServiceLayer;
+import dev.monoagent.agent.AgentService;
+import dev.monoagent.agent.ToolCallReply;
 import dev.monoagent.agent.StartOptions;
 import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.ui.port.EngineSandbox;
@@ -22,18 +23,13 @@ import javafx.stage.Stage;
  * the next folder. A folder already open in another process is refused (that window is raised instead).
  */
 final class WorkspaceSession implements AutoCloseable {
-    private final ServiceLayer services;
+    private final AgentService services;
     private final Instance instance;
-    private final EngineSandbox engine;
-    private final ToolsRunner tools;
     private final Workbench workbench;
 
-    private WorkspaceSession(ServiceLayer services, Instance instance, EngineSandbox engine, ToolsRunner tools,
-                             Workbench workbench) {
+    private WorkspaceSession(AgentService services, Instance instance, Workbench workbench) {
         this.services = services;
         this.instance = instance;
-        this.engine = engine;
-        this.tools = tools;
         this.workbench = workbench;
     }
 
@@ -41,7 +37,7 @@ final class WorkspaceSession implements AutoCloseable {
                                  Runnable onStop) throws Exception {
         StartOptions options = new StartOptions(folder, folder.resolve(ConfigLoader.CONFIG_FILE), true, false,
                 List.of());
-        ServiceLayer services = ServiceLayer.open(options);
+        AgentService services = AgentService.open(options, executor.core());
         String startedAt = Instant.now().toString();
         InstanceHandler handler = new InstanceHandler() {
             @Override
@@ -61,6 +57,11 @@ final class WorkspaceSession implements AutoCloseable {
             public void stop() {
                 Platform.runLater(onStop);
             }
+
+            @Override
+            public ToolCallReply callTool(String name, String argsJson, String runId) {
+                return services.callTool(name, argsJson, runId);
+            }
         };
         Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, executor.background());
         if (acq instanceof Instance.AlreadyRunning running) {
@@ -69,12 +70,10 @@ final class WorkspaceSession implements AutoCloseable {
                     + running.status().map(s -> " (pid " + s.pid() + ")").orElse("") + "; switch to that one");
         }
         Instance instance = ((Instance.Acquired) acq).instance();
-        EngineSandbox engine = new EngineSandbox(services.config());
-        ToolsRunner tools = new ToolsRunner(services.config(), engine);
-        Workbench wb = Workbench.open(stage, services.workspace(), engine, tools, executor, dialogs, true,
-                WindowState.forUser());
-        services.sandboxState(wb.model()::sandboxSummary);
-        return new WorkspaceSession(services, instance, engine, tools, wb);
+        services.openEngine();
+        Workbench wb = Workbench.open(stage, services.workspace(), new EngineSandbox(services),
+                new ToolsRunner(services), executor, dialogs, true, WindowState.forUser());
+        return new WorkspaceSession(services, instance, wb);
     }
 
     Workbench workbench() {
@@ -84,8 +83,6 @@ final class WorkspaceSession implements AutoCloseable {
     @Override
     public void close() {
         workbench.close();
-        tools.close();
-        engine.close();
         services.close();
         try {
             instance.close();

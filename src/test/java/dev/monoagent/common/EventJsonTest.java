@@ -51,7 +51,7 @@ class EventJsonTest {
                 new Event.SelfCheckStarted(t, "check-1"),
                 new Event.ProbeFinished(t, "check-1", p),
                 new Event.SelfCheckFinished(t, "check-1", true, java.util.List.of(p)),
-                new Event.MemoryRecalled(t, "r1", 3),
+                new Event.MemoryRecalled(t, "r1", 3, 120, "hybrid", null, java.util.List.of("daily/2026-11-30.md:12")),
                 new Event.PolicyChanged(t, "/ws", java.util.List.of("sandbox.network.mode: none -> all"), true, false,
                         "refused"),
                 new Event.RunFinished(t, "r1", RunStatus.CANCELLED));
