@@ -218,9 +218,11 @@ final class SelfCheck {
         boolean gitdir = "1".equals(p.get("gitdir"))
                 && Files.readString(ws.resolve(".git/HEAD")).equals("ref: refs/heads/main\n")
                 && Files.size(ws.resolve(".git/index")) == 0;
-        return List.of(probe("git-hooks-denied-repo", ok, "Planting .git/hooks and editing .git/config in a repo refused.",
-                t0), probe("git-dir-readonly", gitdir, "Writing .git/HEAD and .git/index refused (the whole git "
-                + "control directory is read-only).", t0));
+        String why = ok && gitdir ? "" : " (saw: " + tail(r.stdout() + " | " + r.stderr()).replace('\n', ' ')
+                + "; exit " + r.exitCode() + ")";
+        return List.of(probe("git-hooks-denied-repo", ok, "Planting .git/hooks and editing .git/config in a repo refused."
+                + (ok ? "" : why), t0), probe("git-dir-readonly", gitdir, "Writing .git/HEAD and .git/index refused "
+                + "(the whole git control directory is read-only)." + (gitdir ? "" : why), t0));
     }
 
     private static String tail(String s) {
