@@ -57,6 +57,7 @@ class MemoryTabFxTest {
     @AfterEach
     void tearDown() {
         executor.shutdown();
+        WorkbenchRobot.closeStages();
     }
 
     @Test

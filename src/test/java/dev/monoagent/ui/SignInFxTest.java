@@ -52,6 +52,7 @@ class SignInFxTest {
     @AfterEach
     void tearDown() {
         fake.close();
+        WorkbenchRobot.closeStages();
     }
 
     private void waitForState(FxRobot robot, String text) throws Exception {

@@ -84,6 +84,7 @@ class StartPageFxTest {
     @AfterEach
     void tearDown() {
         executor.shutdown();
+        WorkbenchRobot.closeStages();
     }
 
     @Test

@@ -100,6 +100,7 @@ class WorkbenchEngineFxTest {
         if (executor != null) {
             executor.shutdown();
         }
+        WorkbenchRobot.closeStages();
     }
 
     private static ConsoleLine last(List<ConsoleLine> lines) {

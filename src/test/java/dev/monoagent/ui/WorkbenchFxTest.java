@@ -75,6 +75,7 @@ class WorkbenchFxTest {
     @AfterEach
     void tearDown() {
         executor.shutdown();
+        WorkbenchRobot.closeStages();
     }
 
     @Test
@@ -101,8 +102,18 @@ class WorkbenchFxTest {
         // Check: every probe row, badge ENFORCING
         robot.clickOn("#sandbox-check");
         ListView<ProbeRow> probes = robot.lookup("#probe-list").queryAs(ListView.class);
-        WorkbenchRobot.waitUntil(10, () -> probes.getItems().size() == FakeSandbox.PROBES.size()
-                && !wb.model().sandbox().runningProperty().get());
+        try {
+            WorkbenchRobot.waitUntil(10, () -> probes.getItems().size() == FakeSandbox.PROBES.size()
+                    && !wb.model().sandbox().runningProperty().get());
+        } catch (java.util.concurrent.TimeoutException e) {
+            javafx.scene.control.Button b = robot.lookup("#sandbox-check").queryAs(javafx.scene.control.Button.class);
+            throw new AssertionError("DIAG probes=" + probes.getItems().size() + " running="
+                    + wb.model().sandbox().runningProperty().get() + " disabled=" + b.isDisabled() + " bounds="
+                    + b.localToScreen(b.getBoundsInLocal()) + " windows=" + javafx.stage.Window.getWindows().stream()
+                    .map(w -> w.getClass().getSimpleName() + "@" + w.getX() + "," + w.getY() + " " + w.getWidth()
+                            + "x" + w.getHeight() + " showing=" + w.isShowing()).toList()
+                    + " recorded=" + fake.lastCheck(), e);
+        }
         Label badge = robot.lookup("#sandbox-badge").queryAs(Label.class);
         assertTrue(badge.getText().startsWith("Sandbox: ENFORCING (verified "), badge.getText());
         assertTrue(badge.getStyleClass().contains("badge-enforcing"));

@@ -26,6 +26,18 @@ import org.testfx.util.WaitForAsyncUtils;
 final class WorkbenchRobot {
     private WorkbenchRobot() {}
 
+    /**
+     * Hides every stage a test showed. The FX tests share one JVM and one headless screen: a stage left showing by an
+     * earlier class sits over the next test's window and swallows its robot clicks (seen as a Check that never ran).
+     */
+    static void closeStages() {
+        try {
+            org.testfx.api.FxToolkit.cleanupStages();
+        } catch (TimeoutException e) {
+            throw new AssertionError("stages did not close", e);
+        }
+    }
+
     static void waitUntil(int seconds, BooleanSupplier cond) throws TimeoutException {
         WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, cond::getAsBoolean);
         WaitForAsyncUtils.waitForFxEvents();

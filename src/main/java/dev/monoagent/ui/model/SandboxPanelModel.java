@@ -169,7 +169,11 @@ public final class SandboxPanelModel {
     }
 
     private void probeFinished(ProbeResult r) {
+        String id = checkId;
         executor.runOnUi(() -> {
+            if (!running.get() || !id.equals(checkId)) {
+                return; // the check already finished: its report set the rows
+            }
             probes.add(new ProbeRow(r.id(), r.passed() ? ProbeRow.State.PASS : ProbeRow.State.FAIL, r.detail(),
                     r.millis()));
             progress.set(Math.min(0.99, probes.size() / (double) Math.max(EXPECTED_PROBES, probes.size() + 1)));

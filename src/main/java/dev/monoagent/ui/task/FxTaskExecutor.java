@@ -34,15 +34,17 @@ public final class FxTaskExecutor implements TaskExecutor {
     public <T> Cancellable submit(String name, Callable<T> work, Consumer<? super T> onSuccess,
                                   Consumer<? super Throwable> onFailure) {
         dev.monoagent.common.TaskExecutor.Task<T> task = core.submit(name, work);
+        // always posted, never run inline: a task that finished before this line would otherwise complete on the
+        // calling (UI) thread at once, ahead of the runLater work its worker posted while running (a check's rows)
         task.future().whenComplete((result, e) -> {
             if (e == null) {
-                runOnUi(() -> onSuccess.accept(result));
+                Platform.runLater(() -> onSuccess.accept(result));
             } else if (task.isCancelled() || e instanceof java.util.concurrent.CancellationException
                     || e instanceof InterruptedException) {
                 LOG.log(Level.DEBUG, name + " interrupted");
             } else {
                 LOG.log(Level.DEBUG, name + " failed", e);
-                runOnUi(() -> onFailure.accept(e));
+                Platform.runLater(() -> onFailure.accept(e));
             }
         });
         return task::cancel;
