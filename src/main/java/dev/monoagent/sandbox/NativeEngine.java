@@ -146,8 +146,13 @@ final class NativeEngine implements AutoCloseable {
         }
         extras.addAll(ReadScope.toolDirs(pathDirs, List.of(tools.node(), tools.bash(), tools.socat(), tools.rg()),
                 env.home()));
+        // version-manager roots behind PATH entries (issue 12): readable, with their secrets denied by literal path
+        Toolchains.Plan tc = Toolchains.plan(env, policy.agentWritable());
+        extras.addAll(tc.roots());
+        List<Path> readDenied = new ArrayList<>(ReadScope.readDenied());
+        readDenied.addAll(tc.secrets());
         return new PolicyCompiler.EngineFacts(env.home(), sessionTmp, tools.bwrap(), tools.socat(), tools.rg(),
-                engine.applySeccomp(), extras);
+                engine.applySeccomp(), extras, readDenied);
     }
 
     private List<Integer> currentPorts() {

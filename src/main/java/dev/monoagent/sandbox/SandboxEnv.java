@@ -6,8 +6,9 @@ import java.util.Map;
 
 /**
  * The one environment allowlist for every command we start, sandboxed or not (mode off, unsafe fallback): API keys,
- * tokens and the rest of the host environment never reach a command. Only {@link #PASSED} variables are copied from
- * the host; {@code PATH}, {@code HOME}, {@code TMPDIR}, {@code SHELL} and {@code TERM} are set by us.
+ * tokens and the rest of the host environment never reach a command. Only {@link #PASSED} variables and the version
+ * managers' non-secret ones ({@link Toolchains#ENV}) are copied from the host; {@code PATH}, {@code HOME},
+ * {@code TMPDIR}, {@code SHELL} and {@code TERM} are set by us.
  */
 final class SandboxEnv {
     /** Host variables copied through when set: locale, time zone, identity, colour support. */
@@ -33,6 +34,12 @@ final class SandboxEnv {
             e.put("SHELL", shell);
         }
         e.put("TERM", env.hostEnv().getOrDefault("TERM", "dumb"));
+        for (String k : Toolchains.ENV) {
+            String v = env.hostEnv().get(k);
+            if (v != null) {
+                e.put(k, v);
+            }
+        }
         for (String k : PASSED) {
             String v = env.hostEnv().get(k);
             if (v != null) {
