@@ -206,26 +206,33 @@ public final class Toolchains {
         }
     }
 
-    /** {@link #ROOT_SECRETS} at the top of {@code root} and of each installed toolchain in its version dirs. */
+    /**
+     * {@link #ROOT_SECRETS} at the top of {@code root} (whether or not they exist: one created later is denied at the
+     * next wrap) and the existing ones of each installed toolchain in its version dirs (every denied path costs each
+     * wrap a lookup, and there can be dozens of versions; a new version is picked up when the engine re-initialises).
+     */
     static List<Path> rootSecrets(Path root) {
         List<Path> out = new ArrayList<>();
         ROOT_SECRETS.forEach(s -> out.add(root.resolve(s)));
         for (String vd : VERSION_DIRS) {
             for (Path p : list(root.resolve(vd), 200)) {
-                if (Files.isDirectory(p)) {
-                    ROOT_SECRETS.forEach(s -> out.add(p.resolve(s)));
-                    // asdf/mise: installs/<tool>/<version>/
-                    if (vd.equals("installs") || vd.equals("candidates")) {
-                        for (Path q : list(p, 200)) {
-                            if (Files.isDirectory(q)) {
-                                ROOT_SECRETS.forEach(s -> out.add(q.resolve(s)));
-                            }
-                        }
-                    }
+                existingSecrets(p, out);
+                // asdf/mise: installs/<tool>/<version>/, sdkman: candidates/<tool>/<version>/
+                if (vd.equals("installs") || vd.equals("candidates")) {
+                    list(p, 200).forEach(q -> existingSecrets(q, out));
                 }
             }
         }
         return out;
+    }
+
+    private static void existingSecrets(Path prefix, List<Path> out) {
+        for (String s : ROOT_SECRETS) {
+            Path p = prefix.resolve(s);
+            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                out.add(p);
+            }
+        }
     }
 
     /** The roots (and companion files) of every manager whose root holds {@code p}; empty when none does. */
@@ -343,7 +350,8 @@ public final class Toolchains {
 
     /** The executables in a dir (at most {@link #SCAN_LIMIT}; links included). */
     static List<Path> executables(Path dir) {
-        return list(dir, SCAN_LIMIT).stream().filter(p -> Files.isExecutable(p) || Files.isSymbolicLink(p)).toList();
+        return list(dir, SCAN_LIMIT).stream().filter(p -> Files.isSymbolicLink(p)
+                || (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Files.isExecutable(p))).toList();
     }
 
     private static List<Path> list(Path dir, int limit) {
