@@ -99,8 +99,9 @@ final class ToolchainHome {
     private void nvm() throws IOException {
         Path root = home.resolve(".nvm");
         String v = ".nvm/versions/node/v20.11.1/";
-        // nvm's node is a real binary; this wrapper execs the host's so the engine and the sandbox can run it
-        write(v + "bin/node", "#!/bin/sh\nexec " + realNode + " \"$@\"\n", true);
+        // nvm's node is a real binary: a link to the host's (the system's or the pinned managed one) stands in
+        Files.createDirectories(home.resolve(v + "bin"));
+        Files.createSymbolicLink(home.resolve(v + "bin/node"), realNode);
         write(v + "lib/node_modules/npm/bin/npm-cli.js", """
                 #!/usr/bin/env node
                 console.log(require("../lib/marker.js"));

@@ -136,7 +136,7 @@ class ToolchainSandboxTest {
         cmd.append("ls -laR '").append(th.home).append("'; ");
         cmd.append("find '").append(th.home).append("' -type f -exec cat {} + ; ");
         cmd.append("grep -r CANARY '").append(th.home).append("'; ");
-        cmd.append("tar cf - '").append(th.home).append("' | strings | grep CANARY; ");
+        cmd.append("tar cf - '").append(th.home).append("' | grep -a CANARY; ");
         cmd.append("true");
         ExecOutcome.Completed c = run(cmd.toString());
         assertFalse(c.stdout().contains("CANARY-"), "a secret was read inside the sandbox:\n" + c.stdout());

@@ -27,7 +27,7 @@ class ToolchainsTest {
 
     @Test
     void managerRootsOpenAndTheirSecretsAreListed() throws Exception {
-        ToolchainHome th = new ToolchainHome(tmp.resolve("home"), Path.of("/usr/bin/node"));
+        ToolchainHome th = new ToolchainHome(tmp.resolve("home"), Path.of("/bin/sh"));
         Toolchains.Plan plan = Toolchains.plan(th.env(env(th.home, "/usr/bin", Map.of())), List.of());
         Path h = th.home;
         for (String root : List.of(".pyenv", ".nvm", ".cargo", ".rustup", ".sdkman", ".asdf", ".tool-versions",
@@ -97,7 +97,7 @@ class ToolchainsTest {
 
     @Test
     void validateIsQuietWhenEveryManagersToolCanRun() throws Exception {
-        ToolchainHome th = new ToolchainHome(tmp.resolve("home"), Path.of("/usr/bin/node"));
+        ToolchainHome th = new ToolchainHome(tmp.resolve("home"), Path.of("/bin/sh"));
         List<String> lines = Toolchains.check(th.env(env(th.home, "/usr/bin", Map.of())), List.of());
         assertFalse(lines.stream().anyMatch(l -> l.startsWith("[WARN]")), String.join("\n", lines));
         assertTrue(lines.get(0).contains(th.home.resolve(".pyenv").toString()), lines.get(0));
