@@ -94,6 +94,11 @@ public final class EventJson {
         }
     }
 
+    /** Whether {@code type} names an event of this build (a reader keeps other types generically). */
+    public static boolean knows(String type) {
+        return TYPES.containsKey(type);
+    }
+
     /** The shared mapper (records and Instants supported). */
     public static ObjectMapper mapper() {
         return JSON;

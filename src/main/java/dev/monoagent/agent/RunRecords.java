@@ -1,0 +1,350 @@
+package dev.monoagent.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.monoagent.common.Event;
+import dev.monoagent.common.EventJson;
+import dev.monoagent.common.ToolOutcome;
+import dev.monoagent.common.Violation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The reading side of the run logs ({@link RunLogs} writes them): every run of a workspace as a summary, one run as
+ * its parsed lines with the tool calls paired and the violations attributed. Both frontends read runs only through
+ * here ({@code mono-agent runs}, the window's report export). A run log is attacker-influenced data (tool output,
+ * model text) and may be torn by a crash, so nothing here trusts it: an unreadable line becomes a {@link Problem},
+ * an event type this build does not know becomes a generic {@link Line} with its raw JSON, and neither stops the
+ * rest of the log from counting.
+ */
+public final class RunRecords {
+    private static final System.Logger LOG = System.getLogger(RunRecords.class.getName());
+
+    private RunRecords() {}
+
+    /** No run log for the id (the message names the id and where it was looked for). */
+    public static final class NotFound extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotFound(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * One line of a run log.
+     *
+     * @param number 1-based line number in the file
+     * @param type   the line's {@code type} field
+     * @param time   the line's {@code time}, or null when it has none that parses
+     * @param event  the parsed event, or null for a type this build does not know
+     * @param raw    the line as JSON (always present)
+     */
+    public record Line(int number, String type, Instant time, Event event, JsonNode raw) {}
+
+    /** A line that could not be read (torn by a crash, edited by hand): reported, never fatal. */
+    public record Problem(int line, String message) {}
+
+    /**
+     * A tool call with its outcome.
+     *
+     * @param outcome    null while no {@code ToolCallFinished} was logged (the run crashed or is still running)
+     * @param durationMs null likewise
+     */
+    public record ToolCall(String callId, String tool, String argsJson, Instant started, ToolOutcome outcome,
+                           String status, String output, Long durationMs, List<Violation> violations) {}
+
+    /** One row of {@code runs list}. */
+    public record Summary(String runId, Instant started, String status, String failureKind, String model,
+                          int toolCalls, int violations, Long durationMs, int problems) {}
+
+    /** One run log, read. */
+    public record Run(String runId, Path file, List<Line> lines, List<Problem> problems) {
+        public Run {
+            lines = List.copyOf(lines);
+            problems = List.copyOf(problems);
+        }
+
+        /** The parsed events, in log order. */
+        public List<Event> events() {
+            return lines.stream().filter(l -> l.event() != null).map(Line::event).toList();
+        }
+
+        /** Lines whose type this build does not know (a newer writer): listed generically. */
+        public List<Line> unknown() {
+            return lines.stream().filter(l -> l.event() == null).toList();
+        }
+
+        /**
+         * The headers: one per process that wrote to the run (a {@code tools call --run-id r1} run gets one per
+         * invocation), the first being what was in force when the run began.
+         */
+        public List<Event.RunHeader> headers() {
+            return of(Event.RunHeader.class);
+        }
+
+        public Event.RunHeader header() {
+            List<Event.RunHeader> h = headers();
+            return h.isEmpty() ? null : h.get(0);
+        }
+
+        public Instant started() {
+            for (Line l : lines) {
+                if (l.time() != null) {
+                    return l.time();
+                }
+            }
+            return null;
+        }
+
+        /** When the run last finished, or null. */
+        public Instant finished() {
+            List<Event.RunFinished> f = of(Event.RunFinished.class);
+            return f.isEmpty() ? null : f.get(f.size() - 1).time();
+        }
+
+        /** {@code completed|failed|cancelled} from the last {@code RunFinished}, else {@code incomplete}. */
+        public String status() {
+            List<Event.RunFinished> f = of(Event.RunFinished.class);
+            return f.isEmpty() ? "incomplete" : f.get(f.size() - 1).status().wire();
+        }
+
+        /** Start to finish (to the last logged event when it never finished), or null for an empty log. */
+        public Long durationMs() {
+            Instant a = started();
+            Instant b = finished();
+            if (b == null) {
+                for (Line l : lines) {
+                    b = l.time() != null ? l.time() : b;
+                }
+            }
+            return a == null || b == null ? null : Duration.between(a, b).toMillis();
+        }
+
+        /** The run's failure kind ({@code provider_unavailable}, {@code max_turns}, …), or null. */
+        public String failureKind() {
+            return lastText("failureKind");
+        }
+
+        /** The model the run used, or null when no model request was logged. */
+        public String model() {
+            return firstText("model");
+        }
+
+        public String provider() {
+            return firstText("provider");
+        }
+
+        /** What the user asked: every {@code UserMessage}, in order. */
+        public List<String> prompts() {
+            return of(Event.UserMessage.class).stream().map(Event.UserMessage::text).toList();
+        }
+
+        /**
+         * The model's answer: the text of a final-answer event when one was logged (a newer writer's type carrying
+         * {@code text}), else the assistant's streamed text joined; null when the run had no model.
+         */
+        public String answer() {
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                Line l = lines.get(i);
+                if (l.type() != null && l.type().toLowerCase(java.util.Locale.ROOT).contains("answer")
+                        && l.raw().path("text").isTextual()) {
+                    return l.raw().path("text").asText();
+                }
+            }
+            StringBuilder b = new StringBuilder();
+            of(Event.AssistantDelta.class).forEach(d -> b.append(d.text()));
+            return b.isEmpty() ? null : b.toString();
+        }
+
+        /**
+         * Self-checks that finished while the run's log was open (the engine publishes them to every open run, so a
+         * run that began before the engine was proven records its proof here rather than in its header).
+         */
+        public List<Event.SelfCheckFinished> selfChecks() {
+            return of(Event.SelfCheckFinished.class);
+        }
+
+        public List<Violation> violations() {
+            return of(Event.ViolationObserved.class).stream().map(Event.ViolationObserved::violation).toList();
+        }
+
+        /** Every tool call in start order, with its outcome, duration and the violations attributed to it. */
+        public List<ToolCall> toolCalls() {
+            Map<String, Event.ToolCallStarted> started = new LinkedHashMap<>();
+            Map<String, Event.ToolCallFinished> finished = new LinkedHashMap<>();
+            for (Event e : events()) {
+                if (e instanceof Event.ToolCallStarted s) {
+                    started.putIfAbsent(s.callId(), s);
+                } else if (e instanceof Event.ToolCallFinished f) {
+                    finished.put(f.callId(), f);
+                }
+            }
+            // a finish without a logged start (a torn line) still counts as a call
+            finished.keySet().forEach(id -> started.putIfAbsent(id, null));
+            List<Violation> vs = violations();
+            List<ToolCall> out = new ArrayList<>();
+            for (var en : started.entrySet()) {
+                String id = en.getKey();
+                Event.ToolCallStarted s = en.getValue();
+                Event.ToolCallFinished f = finished.get(id);
+                out.add(new ToolCall(id, s != null ? s.tool() : f.tool(), s != null ? s.argsJson() : null,
+                        s != null ? s.time() : null, f != null ? f.outcome() : null,
+                        f != null ? f.statusWord() : "unfinished", f != null ? f.text() : null,
+                        f != null ? f.durationMs() : null,
+                        vs.stream().filter(v -> id.equals(v.callId())).toList()));
+            }
+            return out;
+        }
+
+        public Summary summary() {
+            return new Summary(runId, started(), status(), failureKind(), model(), toolCalls().size(),
+                    violations().size(), durationMs(), problems.size());
+        }
+
+        private <T extends Event> List<T> of(Class<T> type) {
+            return events().stream().filter(type::isInstance).map(type::cast).toList();
+        }
+
+        private String firstText(String field) {
+            for (Line l : lines) {
+                if (!(l.event() instanceof Event.RunHeader) && l.raw().path(field).isTextual()) {
+                    return l.raw().path(field).asText();
+                }
+            }
+            return null;
+        }
+
+        private String lastText(String field) {
+            String found = null;
+            for (Line l : lines) {
+                if (l.raw().path(field).isTextual()) {
+                    found = l.raw().path(field).asText();
+                }
+            }
+            return found;
+        }
+    }
+
+    /** Every run of the workspace, newest first (by start time; a run without times sorts last). */
+    public static List<Summary> list(Path workspace) {
+        List<Summary> out = new ArrayList<>();
+        for (Path f : RunLogs.all(workspace)) {
+            try {
+                out.add(parse(f.getParent().getFileName().toString(), f).summary());
+            } catch (UncheckedIOException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot read run log " + f + ": " + e.getMessage());
+            }
+        }
+        out.sort(Comparator.comparing(Summary::started, Comparator.nullsFirst(Comparator.naturalOrder()))
+                .reversed());
+        return out;
+    }
+
+    /**
+     * The run log of {@code runId}.
+     *
+     * @throws NotFound when the workspace has no log for the id
+     */
+    public static Run read(Path workspace, String runId) throws NotFound {
+        if (runId == null || runId.isBlank() || runId.equals(".") || runId.equals("..")) {
+            throw new NotFound("No run '" + runId + "' in " + runsDir(workspace) + ".");
+        }
+        Path f = RunLogs.file(workspace, runId);
+        if (!Files.isRegularFile(f)) {
+            throw new NotFound("No run '" + runId + "' in " + runsDir(workspace)
+                    + " (mono-agent runs list shows the runs there).");
+        }
+        try {
+            return parse(runId, f);
+        } catch (UncheckedIOException e) {
+            throw new NotFound("Cannot read the log of run '" + runId + "' (" + f + "): " + e.getCause().getMessage());
+        }
+    }
+
+    /** Where a workspace's run logs live. */
+    public static Path runsDir(Path workspace) {
+        return workspace.resolve(".mono-agent").resolve("runs");
+    }
+
+    /** Reads one log; every line becomes a {@link Line} or a {@link Problem}. */
+    static Run parse(String runId, Path file) {
+        List<Line> lines = new ArrayList<>();
+        List<Problem> problems = new ArrayList<>();
+        List<String> text;
+        try {
+            text = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (java.nio.charset.MalformedInputException e) {
+            text = List.of(new String(readBytes(file), StandardCharsets.UTF_8).split("\n", -1));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int i = 0; i < text.size(); i++) {
+            String s = text.get(i);
+            if (s.isBlank()) {
+                continue;
+            }
+            int n = i + 1;
+            JsonNode raw;
+            try {
+                raw = EventJson.mapper().readTree(s);
+            } catch (IOException | RuntimeException e) {
+                problems.add(new Problem(n, "not JSON (a torn or edited line): " + clip(s)));
+                continue;
+            }
+            if (raw == null || !raw.isObject() || !raw.path("type").isTextual()) {
+                problems.add(new Problem(n, "not an event (no type): " + clip(s)));
+                continue;
+            }
+            String type = raw.path("type").asText();
+            Instant time = instant(raw.path("time"));
+            Event event = null;
+            try {
+                event = EventJson.read(s);
+            } catch (IllegalArgumentException | ClassCastException e) {
+                if (EventJson.knows(type)) {
+                    problems.add(new Problem(n, type + " with unreadable fields: " + clip(s)));
+                    continue;
+                }
+                // a type this build does not know: kept generically
+            }
+            if (event != null && Event.runIdOf(event) != null && !(event instanceof Event.RunHeader)) {
+                runId = Event.runIdOf(event);
+            }
+            lines.add(new Line(n, type, time, event, raw));
+        }
+        return new Run(runId, file, lines, problems);
+    }
+
+    private static byte[] readBytes(Path f) {
+        try {
+            return Files.readAllBytes(f);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Instant instant(JsonNode n) {
+        if (!n.isTextual()) {
+            return null;
+        }
+        try {
+            return Instant.parse(n.asText());
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static String clip(String s) {
+        return s.length() <= 120 ? s : s.substring(0, 120) + "…";
+    }
+}

@@ -1,0 +1,286 @@
+package dev.monoagent.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.monoagent.agent.RunRecords;
+import dev.monoagent.agent.RunReport;
+import dev.monoagent.common.Event;
+import dev.monoagent.config.ConfigLoader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code mono-agent runs list|show ID|report ID}: the workspace's run records from the shell. Reading is
+ * {@link RunRecords}/{@link RunReport} (the window exports through the same); this class only prints. Works without a
+ * valid config (the workspace is located, not loaded), so a broken config never hides what ran.
+ */
+@Command(name = "runs", mixinStandardHelpOptions = true,
+        description = "List the workspace's runs, show one, or write its report.",
+        subcommands = {RunsCommand.ListRuns.class, RunsCommand.Show.class, RunsCommand.Report.class})
+final class RunsCommand implements Runnable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS")
+            .withZone(ZoneOffset.UTC);
+    private final CliContext ctx;
+
+    @Spec
+    CommandSpec spec;
+
+    RunsCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(ctx.out());
+    }
+
+    /** The workspace of these options, without reading the config. */
+    static Path workspace(CliContext ctx, ConfigOptions options) {
+        return ConfigLoader.locate(options.options(ctx))[0];
+    }
+
+    static RunRecords.Run read(CliContext ctx, ConfigOptions options, String id) {
+        try {
+            return RunRecords.read(workspace(ctx, options), id);
+        } catch (RunRecords.NotFound e) {
+            throw new CliException(ExitCodes.ERROR, "mono-agent: " + e.getMessage());
+        }
+    }
+
+    /** Tells the reader on stderr which log lines were unreadable (the output itself stays parseable). */
+    static void warnProblems(CliContext ctx, RunRecords.Run run) {
+        for (RunRecords.Problem p : run.problems()) {
+            ctx.err().println("warning: " + run.file() + " line " + p.line() + ": " + p.message());
+        }
+    }
+
+    /** {@code runs list [--json]}. */
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the runs, newest first.")
+    static final class ListRuns implements Callable<Integer> {
+        private final CliContext ctx;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Option(names = "--json", description = "Print a JSON array of {runId, started, status, failureKind, model, "
+                + "toolCalls, violations, durationMs, problems}.")
+        boolean json;
+
+        ListRuns(CliContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            Path ws = workspace(ctx, options);
+            List<RunRecords.Summary> runs = RunRecords.list(ws);
+            if (json) {
+                ArrayNode arr = JSON.createArrayNode();
+                runs.forEach(s -> arr.add(summaryJson(s)));
+                ctx.out().println(JSON.writeValueAsString(arr));
+                return ExitCodes.OK;
+            }
+            if (runs.isEmpty()) {
+                ctx.out().println("No runs in " + RunRecords.runsDir(ws) + ".");
+                return ExitCodes.OK;
+            }
+            ctx.out().printf("%-28s %-19s %-10s %-20s %-24s %5s %5s %9s%n", "RUN", "STARTED (UTC)", "STATUS",
+                    "FAILURE", "MODEL", "TOOLS", "VIOL", "DURATION");
+            for (RunRecords.Summary s : runs) {
+                ctx.out().printf("%-28s %-19s %-10s %-20s %-24s %5d %5d %9s%s%n", s.runId(),
+                        s.started() == null ? "-" : CLOCK.format(s.started()), s.status(), dash(s.failureKind()),
+                        dash(s.model()), s.toolCalls(), s.violations(), duration(s.durationMs()),
+                        s.problems() > 0 ? "  (" + s.problems() + " unreadable line(s))" : "");
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    static ObjectNode summaryJson(RunRecords.Summary s) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("runId", s.runId());
+        o.put("started", s.started() == null ? null : s.started().toString());
+        o.put("status", s.status());
+        o.put("failureKind", s.failureKind());
+        o.put("model", s.model());
+        o.put("toolCalls", s.toolCalls());
+        o.put("violations", s.violations());
+        o.put("durationMs", s.durationMs());
+        o.put("problems", s.problems());
+        return o;
+    }
+
+    /** {@code runs show ID [--json]}. */
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one run's events.")
+    static final class Show implements Callable<Integer> {
+        private final CliContext ctx;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Parameters(index = "0", paramLabel = "ID", description = "Run id (see runs list).")
+        String id;
+
+        @Option(names = "--json", description = "Print one JSON object: the summary fields, file, problems "
+                + "[{line, message}] and events (the log's lines, unknown types included).")
+        boolean json;
+
+        Show(CliContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            RunRecords.Run run = read(ctx, options, id);
+            if (json) {
+                ObjectNode o = summaryJson(run.summary());
+                o.put("file", run.file().toString());
+                ArrayNode problems = o.putArray("problems");
+                run.problems().forEach(p -> problems.addObject().put("line", p.line()).put("message", p.message()));
+                ArrayNode events = o.putArray("events");
+                run.lines().forEach(l -> events.add(l.raw()));
+                ctx.out().println(JSON.writeValueAsString(o));
+                warnProblems(ctx, run);
+                return ExitCodes.OK;
+            }
+            RunRecords.Summary s = run.summary();
+            ctx.out().println("Run " + run.runId() + " (" + s.status()
+                    + (s.failureKind() == null ? "" : ", " + s.failureKind()) + ")  " + run.file());
+            ctx.out().println("  started " + (s.started() == null ? "-" : CLOCK.format(s.started())) + " UTC, "
+                    + duration(s.durationMs()) + ", model " + dash(s.model()) + ", " + s.toolCalls()
+                    + " tool call(s), " + s.violations() + " violation(s)");
+            for (RunRecords.Line l : run.lines()) {
+                ctx.out().printf("%-12s %s%n", l.time() == null ? "-" : TIME.format(l.time()), describe(l));
+            }
+            warnProblems(ctx, run);
+            return ExitCodes.OK;
+        }
+    }
+
+    /** One event as a human line; a type this build does not know is shown with its raw fields. */
+    static String describe(RunRecords.Line l) {
+        if (l.event() == null) {
+            ObjectNode c = l.raw().deepCopy();
+            c.remove(List.of("type", "time", "runId"));
+            return l.type() + " (unknown event) " + oneLine(c.toString(), 300);
+        }
+        return switch (l.event()) {
+            case Event.RunHeader h -> "header: policy " + h.policy().get("mode") + "/" + h.policy().get("network")
+                    + ", engine " + (h.engine() == null ? "-" : h.engine().source() + " " + h.engine().version())
+                    + ", last self-check " + (h.lastCheck() == null || h.lastCheck().at() == null ? "never"
+                    : (h.lastCheck().passed() ? "passed " : "FAILED ") + h.lastCheck().at());
+            case Event.RunStarted r -> "run started in " + r.workspace();
+            case Event.RunFinished r -> "run finished: " + r.status().wire();
+            case Event.UserMessage m -> "user: " + oneLine(m.text(), 300);
+            case Event.AssistantDelta d -> "assistant: " + oneLine(d.text(), 300);
+            case Event.ToolCallStarted s -> s.callId() + " " + s.tool() + " started " + oneLine(s.argsJson(), 300);
+            case Event.ToolOutput o -> o.callId() + " output: " + oneLine(o.text(), 300);
+            case Event.ToolCallFinished f -> f.callId() + " " + f.tool() + " finished: " + f.statusWord() + " in "
+                    + f.durationMs() + " ms";
+            case Event.ViolationObserved v -> v.violation().callId() + " " + EventPrinter.violationLine(v.violation());
+            default -> {
+                ObjectNode c = l.raw().deepCopy();
+                c.remove(List.of("type", "time", "runId"));
+                yield l.type() + " " + oneLine(c.toString(), 300);
+            }
+        };
+    }
+
+    /** {@code runs report ID [--format md|html] [--out FILE]}. */
+    @Command(name = "report", mixinStandardHelpOptions = true,
+            description = "Write a self-contained Markdown or HTML report of one run.")
+    static final class Report implements Callable<Integer> {
+        private final CliContext ctx;
+
+        @Mixin
+        ConfigOptions options;
+
+        @Parameters(index = "0", paramLabel = "ID", description = "Run id (see runs list).")
+        String id;
+
+        @Option(names = "--format", paramLabel = "md|html", defaultValue = "md",
+                description = "Report format (default: ${DEFAULT-VALUE}).")
+        String format;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "Write the report to FILE (default: stdout).")
+        Path out;
+
+        Report(CliContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            RunReport.Format f = RunReport.Format.of(format);
+            if (f == null) {
+                throw new CliException(ExitCodes.USAGE, "mono-agent: --format must be md or html (got '" + format
+                        + "').");
+            }
+            RunRecords.Run run = read(ctx, options, id);
+            if (out == null) {
+                ctx.out().print(RunReport.render(run, f));
+            } else {
+                Path target = ctx.cwd().resolve(out);
+                try {
+                    RunReport.write(run, f, target);
+                } catch (IOException e) {
+                    throw new CliException(ExitCodes.ERROR, "mono-agent: cannot write the report to " + target + ": "
+                            + e.getMessage());
+                }
+                ctx.out().println("Report of run " + run.runId() + " written to " + target + ".");
+            }
+            warnProblems(ctx, run);
+            return ExitCodes.OK;
+        }
+    }
+
+    /**
+     * Run content on one terminal line: newlines shown as {@code \n}, and every other control character (ESC of an
+     * ANSI sequence that would recolour, move the cursor or retitle the terminal) as {@code \u001b}.
+     */
+    static String oneLine(String s, int max) {
+        if (s == null) {
+            return "-";
+        }
+        StringBuilder t = new StringBuilder(Math.min(s.length(), max) + 8);
+        int i = 0;
+        for (; i < s.length() && t.length() < max; i++) {
+            char c = s.charAt(i);
+            if (c == '\n') {
+                t.append("\\n");
+            } else if (c == '\r') {
+                t.append("\\r");
+            } else if (c < 0x20 && c != '\t' || c >= 0x7f && c <= 0x9f) {
+                t.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                t.append(c);
+            }
+        }
+        return i < s.length() ? t + "…" : t.toString();
+    }
+
+    private static String dash(String s) {
+        return s == null ? "-" : oneLine(s, 200);
+    }
+
+    static String duration(Long ms) {
+        if (ms == null) {
+            return "-";
+        }
+        return ms < 10_000 ? ms + " ms" : String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+}
