@@ -45,6 +45,8 @@ public final class WorkbenchModel {
     private final MemoryModel memory;
     private final ObjectProperty<Tab> tab = new SimpleObjectProperty<>(Tab.TRANSCRIPT);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    /** The run "Export report" exports: the session's, or the last run that started (an agent run). */
+    private final ReadOnlyStringWrapper currentRun = new ReadOnlyStringWrapper();
 
     public WorkbenchModel(Path workspace, SandboxPort sandboxPort, ToolRunner tools, TaskExecutor executor) {
         this.workspace = workspace.toAbsolutePath().normalize();
@@ -52,6 +54,7 @@ public final class WorkbenchModel {
         this.sandboxPort = sandboxPort;
         this.runId = "session-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
                 .format(Instant.now());
+        currentRun.set(runId);
         this.pump = new EventPump(executor, this::dispatch);
         this.tree = new RepoTreeModel(this.workspace, sandboxPort::policy, executor);
         this.viewer = new FileViewerModel(executor);
@@ -84,6 +87,9 @@ public final class WorkbenchModel {
     }
 
     private void dispatch(Event e) {
+        if (e instanceof Event.RunStarted r && r.runId() != null) {
+            currentRun.set(r.runId());
+        }
         transcript.onEvent(e);
         commandConsole.onEvent(e);
         replConsole.onEvent(e);
@@ -105,6 +111,30 @@ public final class WorkbenchModel {
             message.set("Exported " + violations.rows().size() + " violations to " + target);
             done.accept(p);
         }, e -> message.set("Export failed: " + e.getMessage()));
+    }
+
+    /**
+     * Writes the current run's report (HTML, the same {@link dev.monoagent.agent.RunReport} as {@code mono-agent runs
+     * report}) to {@code <workspace>/.mono-agent/reports/} and says where in the status bar.
+     */
+    public void exportReport(Consumer<Path> done) {
+        String id = currentRun.get();
+        Path dir = workspace.resolve(".mono-agent").resolve("reports");
+        executor.submit("run-report", () -> {
+            dev.monoagent.agent.RunRecords.Run run = dev.monoagent.agent.RunRecords.read(workspace, id);
+            dev.monoagent.agent.RunReport.Format html = dev.monoagent.agent.RunReport.Format.HTML;
+            return dev.monoagent.agent.RunReport.write(run, html, dir.resolve(dev.monoagent.agent.RunReport
+                    .fileName(run, html)));
+        }, p -> {
+            message.set("Report of run " + id + " written to " + p);
+            done.accept(p);
+        }, e -> message.set(e instanceof dev.monoagent.agent.RunRecords.NotFound
+                ? "No report yet: run " + id + " has no log (nothing ran in it)."
+                : "Report export failed: " + e.getMessage()));
+    }
+
+    public ReadOnlyStringProperty currentRunProperty() {
+        return currentRun.getReadOnlyProperty();
     }
 
     /** Opens a file from the tree in the viewer tab. */

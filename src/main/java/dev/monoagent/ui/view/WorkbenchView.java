@@ -215,12 +215,19 @@ public final class WorkbenchView extends BorderPane {
         count.setGraphic(Icons.of(MaterialDesignA.ALERT_OCTAGON, "status-icon"));
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
+        Button report = new Button("Export report", Icons.of(MaterialDesignF.FILE_DOCUMENT_OUTLINE, "status-icon"));
+        report.setId("export-report");
+        report.getStyleClass().add("flat");
+        report.setMinWidth(Region.USE_PREF_SIZE);
+        report.setTooltip(new Tooltip("Write the current run's report (prompt, policy, engine, self-check, tool "
+                + "calls, violations) as HTML under .mono-agent/reports/"));
+        report.setOnAction(e -> model.exportReport(p -> { }));
         Button theme = new Button(null, Icons.of(MaterialDesignT.THEME_LIGHT_DARK, "status-icon"));
         theme.setOnAction(e -> onToggleTheme.run());
         theme.getStyleClass().add("flat");
         theme.setTooltip(new Tooltip("Light / dark (Ctrl+Shift+D)"));
         theme.setMinWidth(Region.USE_PREF_SIZE);
-        HBox bar = new HBox(12, ws, msg, spacer, count, why, badge, theme);
+        HBox bar = new HBox(12, ws, msg, spacer, report, count, why, badge, theme);
         bar.getStyleClass().add("status-bar");
         bar.setMinHeight(Region.USE_PREF_SIZE);
         return bar;
