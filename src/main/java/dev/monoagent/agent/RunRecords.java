@@ -130,9 +130,20 @@ public final class RunRecords {
             return a == null || b == null ? null : Duration.between(a, b).toMillis();
         }
 
-        /** The run's failure kind ({@code provider_unavailable}, {@code max_turns}, …), or null. */
+        /**
+         * The run's failure kind ({@code provider_unavailable}, {@code max_turns}, …) from the agent loop's
+         * {@code RunFailed} ({@code kind}) or any event carrying a {@code failureKind}; null when none.
+         */
         public String failureKind() {
-            return lastText("failureKind");
+            String found = null;
+            for (Line l : lines) {
+                if ("RunFailed".equals(l.type()) && l.raw().path("kind").isTextual()) {
+                    found = l.raw().path("kind").asText();
+                } else if (l.raw().path("failureKind").isTextual()) {
+                    found = l.raw().path("failureKind").asText();
+                }
+            }
+            return found;
         }
 
         /** The model the run used, or null when no model request was logged. */
@@ -150,20 +161,44 @@ public final class RunRecords {
         }
 
         /**
-         * The model's answer: the text of a final-answer event when one was logged (a newer writer's type carrying
-         * {@code text}), else the assistant's streamed text joined; null when the run had no model.
+         * The model's answer: the agent loop's final {@code AssistantMessage} ({@code finalAnswer}); when the log has
+         * no complete messages (an older writer), the streamed {@code AssistantDelta} text joined; null when the run
+         * produced no answer.
          */
         public String answer() {
-            for (int i = lines.size() - 1; i >= 0; i--) {
-                Line l = lines.get(i);
-                if (l.type() != null && l.type().toLowerCase(java.util.Locale.ROOT).contains("answer")
-                        && l.raw().path("text").isTextual()) {
-                    return l.raw().path("text").asText();
+            boolean messages = false;
+            String last = null;
+            for (Line l : lines) {
+                if ("AssistantMessage".equals(l.type())) {
+                    messages = true;
+                    if (l.raw().path("finalAnswer").asBoolean(false) && l.raw().path("text").isTextual()) {
+                        last = l.raw().path("text").asText();
+                    }
                 }
+            }
+            if (messages) {
+                return last;
             }
             StringBuilder b = new StringBuilder();
             of(Event.AssistantDelta.class).forEach(d -> b.append(d.text()));
             return b.isEmpty() ? null : b.toString();
+        }
+
+        /** The model requests' metadata lines ({@code ModelCallFinished}: turn, model, tokens, retries, timings). */
+        public List<JsonNode> modelCalls() {
+            return lines.stream().filter(l -> "ModelCallFinished".equals(l.type())).map(Line::raw).toList();
+        }
+
+        /** Tokens over the run's model requests: input, cached input, output, reasoning. */
+        public long[] tokens() {
+            long[] t = new long[4];
+            for (JsonNode m : modelCalls()) {
+                t[0] += m.path("inputTokens").asLong(0);
+                t[1] += m.path("cachedInputTokens").asLong(0);
+                t[2] += m.path("outputTokens").asLong(0);
+                t[3] += m.path("reasoningTokens").asLong(0);
+            }
+            return t;
         }
 
         /**
@@ -224,15 +259,6 @@ public final class RunRecords {
             return null;
         }
 
-        private String lastText(String field) {
-            String found = null;
-            for (Line l : lines) {
-                if (l.raw().path(field).isTextual()) {
-                    found = l.raw().path(field).asText();
-                }
-            }
-            return found;
-        }
     }
 
     /** Every run of the workspace, newest first (by start time; a run without times sorts last). */

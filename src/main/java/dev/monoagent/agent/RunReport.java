@@ -32,6 +32,9 @@ public final class RunReport {
     /** Tool output shown per call; the rest stays in the run log (whose path the report names). */
     static final int OUTPUT_LIMIT = 20_000;
 
+    /** Agent-loop event types rendered in their own sections (matched by name: read from the raw line). */
+    private static final Set<String> RENDERED_TYPES = Set.of("AssistantMessage", "ModelCallFinished", "RunFailed");
+
     /** Events rendered in their own sections; any other type (a newer writer's too) is listed generically. */
     private static final Set<Class<?>> RENDERED = Set.of(Event.RunHeader.class, Event.RunStarted.class,
             Event.RunFinished.class, Event.UserMessage.class, Event.AssistantDelta.class, Event.ToolCallStarted.class,
@@ -108,6 +111,12 @@ public final class RunReport {
         f.add(kv("Failure kind", run.failureKind() == null ? "none" : run.failureKind()));
         f.add(kv("Model", run.model() == null ? "none recorded (no model request in this run)"
                 : run.model() + (run.provider() == null ? "" : " (" + run.provider() + ")")));
+        List<JsonNode> requests = run.modelCalls();
+        if (!requests.isEmpty()) {
+            long[] t = run.tokens();
+            f.add(kv("Model requests", requests.size() + " (tokens: " + t[0] + " in, " + t[1] + " cached, " + t[2]
+                    + " out, " + t[3] + " reasoning)"));
+        }
         f.add(kv("Tool calls", String.valueOf(run.toolCalls().size())));
         f.add(kv("Violations", String.valueOf(run.violations().size())));
         f.add(kv("Run log", run.file().toString()));
@@ -123,9 +132,29 @@ public final class RunReport {
         d.heading("Answer");
         String answer = run.answer();
         if (answer == null) {
-            d.para("No answer recorded.");
+            d.para(run.failureKind() == null ? "No answer recorded."
+                    : "No answer: the run failed (" + run.failureKind() + ").");
         } else {
             d.code(answer);
+        }
+        for (RunRecords.Line l : run.lines()) {
+            if ("RunFailed".equals(l.type())) {
+                d.para("Failure " + l.raw().path("kind").asText("-") + ": " + l.raw().path("message").asText("-"));
+            }
+        }
+        if (!requests.isEmpty()) {
+            d.heading("Model requests (" + requests.size() + ")");
+            List<List<String>> rows = new ArrayList<>();
+            for (JsonNode m : requests) {
+                rows.add(List.of(m.path("turn").asText("-"), m.path("provider").asText("-"),
+                        m.path("model").asText("-"), m.path("outcome").asText("-"),
+                        m.path("inputTokens").asText("-") + " / " + m.path("cachedInputTokens").asText("-"),
+                        m.path("outputTokens").asText("-") + " / " + m.path("reasoningTokens").asText("-"),
+                        m.path("retries").asText("-"), m.path("firstEventMs").asText("-") + " ms",
+                        m.path("durationMs").asText("-") + " ms"));
+            }
+            d.table(List.of("Turn", "Provider", "Model", "Outcome", "Tokens in / cached", "Tokens out / reasoning",
+                    "Retries", "First event", "Duration"), rows);
         }
 
         d.heading("Policy in force");
@@ -206,6 +235,7 @@ public final class RunReport {
         }
 
         List<RunRecords.Line> other = run.lines().stream()
+                .filter(l -> !RENDERED_TYPES.contains(l.type()))
                 .filter(l -> l.event() == null || !RENDERED.contains(l.event().getClass())).toList();
         if (!other.isEmpty()) {
             d.heading("Other events (" + other.size() + ")");
