@@ -49,7 +49,17 @@ public final class RunRecords {
      * @param event  the parsed event, or null for a type this build does not know
      * @param raw    the line as JSON (always present)
      */
-    public record Line(int number, String type, Instant time, Event event, JsonNode raw) {}
+    public record Line(int number, String type, Instant time, Event event, JsonNode raw) {
+        /** The line's own fields as compact JSON, without {@code type}, {@code time} and {@code runId}. */
+        public String fields() {
+            if (!(raw instanceof com.fasterxml.jackson.databind.node.ObjectNode o)) {
+                return String.valueOf(raw);
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode c = o.deepCopy();
+            c.remove(List.of("type", "time", "runId"));
+            return c.toString();
+        }
+    }
 
     /** A line that could not be read (torn by a crash, edited by hand): reported, never fatal. */
     public record Problem(int line, String message) {}

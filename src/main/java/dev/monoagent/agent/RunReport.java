@@ -1,7 +1,6 @@
 package dev.monoagent.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.Violation;
 import java.io.IOException;
@@ -242,7 +241,7 @@ public final class RunReport {
             List<List<String>> rows = new ArrayList<>();
             for (RunRecords.Line l : other) {
                 rows.add(List.of(String.valueOf(l.number()), str(l.time()), l.type()
-                        + (l.event() == null ? " (unknown to this build)" : ""), details(l.raw())));
+                        + (l.event() == null ? " (unknown to this build)" : ""), details(l)));
             }
             d.table(List.of("Line", "Time", "Type", "Details"), rows);
         }
@@ -288,13 +287,8 @@ public final class RunReport {
     }
 
     /** A generic event's fields, without what the row already shows. */
-    private static String details(JsonNode raw) {
-        if (!(raw instanceof ObjectNode o)) {
-            return String.valueOf(raw);
-        }
-        ObjectNode c = o.deepCopy();
-        c.remove(List.of("type", "time", "runId"));
-        String s = c.toString();
+    private static String details(RunRecords.Line l) {
+        String s = l.fields();
         return s.length() <= 600 ? s : s.substring(0, 600) + "… (" + s.length() + " chars)";
     }
 

@@ -174,9 +174,7 @@ final class RunsCommand implements Runnable {
     /** One event as a human line; a type this build does not know is shown with its raw fields. */
     static String describe(RunRecords.Line l) {
         if (l.event() == null) {
-            ObjectNode c = l.raw().deepCopy();
-            c.remove(List.of("type", "time", "runId"));
-            return l.type() + " (unknown event) " + oneLine(c.toString(), 300);
+            return l.type() + " (unknown event) " + oneLine(l.fields(), 300);
         }
         return switch (l.event()) {
             case Event.RunHeader h -> "header: policy " + h.policy().get("mode") + "/" + h.policy().get("network")
@@ -192,11 +190,7 @@ final class RunsCommand implements Runnable {
             case Event.ToolCallFinished f -> f.callId() + " " + f.tool() + " finished: " + f.statusWord() + " in "
                     + f.durationMs() + " ms";
             case Event.ViolationObserved v -> v.violation().callId() + " " + EventPrinter.violationLine(v.violation());
-            default -> {
-                ObjectNode c = l.raw().deepCopy();
-                c.remove(List.of("type", "time", "runId"));
-                yield l.type() + " " + oneLine(c.toString(), 300);
-            }
+            default -> l.type() + " " + oneLine(l.fields(), 300);
         };
     }
 
