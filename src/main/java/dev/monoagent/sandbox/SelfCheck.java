@@ -207,7 +207,11 @@ final class SelfCheck {
                 + "else echo 'P hooks 1'; fi; if (echo '[x]' >> .git/config) 2>/dev/null; then echo 'P config 0'; "
                 + "else echo 'P config 1'; fi; "
                 + "if (echo 'ref: refs/heads/evil' > .git/HEAD) 2>/dev/null || (echo x > .git/index) 2>/dev/null; "
-                + "then echo 'P gitdir 0'; else echo 'P gitdir 1'; fi";
+                + "then echo 'P gitdir 0'; else echo 'P gitdir 1'; fi; "
+                // only when a write got through: the mounts this command saw over the git dir, for the failure detail
+                + "if [ -e .git/hooks/pre-commit ] || grep -q evil .git/HEAD 2>/dev/null || [ -s .git/index ]; then "
+                + "awk -v w=\"$PWD\" '$5==w || index($5, w \"/.git\")==1 {printf \"M %s %s %s;\", $4, $5, $6}' "
+                + "/proc/self/mountinfo; echo; fi";
         NativeEngine.Attribution who = new NativeEngine.Attribution(null, "selfcheck-2", "sandbox-check", "self-check");
         ExecOutcome.Completed r = ne.run(List.of("/bin/bash", "--noprofile", "--norc", "-c", script), who, Map.of(),
                 ws, null, Duration.ofSeconds(20), 1 << 20);
@@ -218,8 +222,10 @@ final class SelfCheck {
         boolean gitdir = "1".equals(p.get("gitdir"))
                 && Files.readString(ws.resolve(".git/HEAD")).equals("ref: refs/heads/main\n")
                 && Files.size(ws.resolve(".git/index")) == 0;
-        String why = ok && gitdir ? "" : " (saw: " + tail(r.stdout() + " | " + r.stderr()).replace('\n', ' ')
-                + "; exit " + r.exitCode() + ")";
+        String mounts = r.stdout().lines().filter(l -> l.startsWith("M ")).findFirst().orElse("");
+        String why = ok && gitdir ? "" : " (saw: " + tail(r.stdout().lines().filter(l -> l.startsWith("P "))
+                .reduce("", (x, y) -> x + y + " ") + " | " + r.stderr()).replace('\n', ' ') + "; exit " + r.exitCode()
+                + (mounts.isEmpty() ? "" : "; mounts: " + mounts.replace(ws.toString(), "<ws>")) + ")";
         return List.of(probe("git-hooks-denied-repo", ok, "Planting .git/hooks and editing .git/config in a repo refused."
                 + (ok ? "" : why), t0), probe("git-dir-readonly", gitdir, "Writing .git/HEAD and .git/index refused "
                 + "(the whole git control directory is read-only)." + (gitdir ? "" : why), t0));
