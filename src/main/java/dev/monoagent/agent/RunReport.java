@@ -3,6 +3,7 @@ package dev.monoagent.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.Violation;
+import dev.monoagent.memory.SecretShapes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +40,14 @@ public final class RunReport {
             Event.RunFinished.class, Event.UserMessage.class, Event.AssistantDelta.class, Event.ToolCallStarted.class,
             Event.ToolOutput.class, Event.ToolCallFinished.class, Event.ViolationObserved.class,
             Event.SelfCheckStarted.class, Event.ProbeFinished.class, Event.SelfCheckFinished.class);
+
+    /**
+     * srt's per-session proxy user and password ({@code srt.<base64>:<hex>}), which the sandbox's environment carries
+     * in several forms (proxy URLs, {@code proxyauth=} of the ssh proxy command): loopback-only and gone with the
+     * session, but a credential all the same.
+     */
+    private static final java.util.regex.Pattern SRT_PROXY_AUTH =
+            java.util.regex.Pattern.compile("srt\\.[A-Za-z0-9+/=_-]{8,}:[0-9A-Fa-f]{16,}");
 
     private RunReport() {}
 
@@ -252,7 +261,8 @@ public final class RunReport {
             run.problems().forEach(p -> rows.add(List.of(String.valueOf(p.line()), p.message())));
             d.table(List.of("Line", "Problem"), rows);
         }
-        d.para("Generated " + Instant.now() + " from " + run.file() + ".");
+        d.para("Generated " + Instant.now() + " from " + run.file() + ". Secret-shaped text in run content is shown as "
+                + "[redacted: kind]; the run log keeps it as recorded.");
     }
 
     private static String workspace(RunRecords.Run run) {
@@ -330,10 +340,14 @@ public final class RunReport {
     }
 
     /**
-     * Run content without terminal or markup control characters: C0 (but newline and tab), DEL and C1 become U+FFFD,
-     * so a report printed to a terminal cannot recolour it, move the cursor or retitle the window.
+     * Run content as a report shows it: secret-shaped text masked ({@link SecretShapes#redact}: a report is meant to
+     * be attached to a finding and shared, the run log keeps the original), and without terminal or markup control
+     * characters: C0 (but newline and tab), DEL and C1 become U+FFFD, so a report printed to a terminal cannot
+     * recolour it, move the cursor or retitle the window.
      */
-    static String visible(String s) {
+    static String visible(String raw) {
+        String s = SecretShapes.redact(SRT_PROXY_AUTH.matcher(raw)
+                .replaceAll("[redacted: sandbox proxy credentials]"));
         StringBuilder o = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -40,6 +40,8 @@ class RunsCommandTest {
     private static final String OPENAI_KEY = "sk-runs-canary-openai-5e1f0c";
     private static final String ANTHROPIC_KEY = "sk-ant-runs-canary-77a2";
     private static final String DOTENV_KEY = "sk-dotenv-runs-canary-9b3d";
+    /** A secret a repository could hold, printed by a tool: in the record, masked in reports. */
+    private static final String PLANTED = "GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345";
     private static final String XSS = "<script>alert(\"pwned\")</script>";
 
     @TempDir
@@ -68,7 +70,7 @@ class RunsCommandTest {
                 host)) {
             s.startRun("r1");
             s.events().accept(new Event.UserMessage(Instant.now(), "r1", "Inspect the repo <b>now</b>"));
-            call(s, "r1", "c-env-dump", "Bash", "{\"command\":\"ls -a; env\"}");
+            call(s, "r1", "c-env-dump", "Bash", "{\"command\":\"ls -a; env; echo " + PLANTED + "\"}");
             call(s, "r1", "c-dotenv", "Bash", "{\"command\":\"echo x >> .env\"}");
             call(s, "r1", "c-write-env", "Write", "{\"file_path\":\".env\",\"content\":\"pwned\"}");
             ToolCallReply curl = call(s, "r1", "c-curl", "Bash",
@@ -219,23 +221,35 @@ class RunsCommandTest {
 
     @Test
     void noCredentialReachesALogOrAReport() throws Exception {
-        List<String> texts = new ArrayList<>();
+        List<String> records = new ArrayList<>();
         try (Stream<Path> logs = Files.walk(ws.resolve(".mono-agent/runs"))) {
             for (Path p : logs.filter(Files::isRegularFile).toList()) {
-                texts.add(Files.readString(p, StandardCharsets.UTF_8));
+                records.add(Files.readString(p, StandardCharsets.UTF_8));
             }
         }
+        List<String> reports = new ArrayList<>();
         for (String id : List.of("r1", "r2", "r3")) {
-            texts.add(cli("runs", "report", id).out());
-            texts.add(cli("runs", "report", id, "--format", "html").out());
-            texts.add(cli("runs", "show", id, "--json").out());
+            reports.add(cli("runs", "report", id).out());
+            reports.add(cli("runs", "report", id, "--format", "html").out());
+            records.add(cli("runs", "show", id, "--json").out());
         }
-        String all = String.join("\n", texts);
-        assertTrue(all.contains("c-env-dump"), "the env dump call is in the record");
-        assertTrue(all.contains("PATH="), "the sandboxed env was printed and recorded");
+        String record = String.join("\n", records);
+        String report = String.join("\n", reports);
+        assertTrue(record.contains("c-env-dump") && report.contains("c-env-dump"), "the env dump call is recorded");
+        assertTrue(record.contains("PATH=") && report.contains("PATH="), "the sandboxed env was printed and recorded");
+        // provider credentials never reach the sandbox, so never a record: by construction, not by masking
         for (String secret : List.of(OPENAI_KEY, ANTHROPIC_KEY, DOTENV_KEY)) {
-            assertFalse(all.contains(secret), "a credential reached a run record or report: " + secret);
+            assertFalse(record.contains(secret), "a provider credential reached a run record: " + secret);
+            assertFalse(report.contains(secret), "a provider credential reached a report: " + secret);
         }
+        // secret-shaped run content (a token a repo holds, srt's per-session proxy credentials in the sandbox's
+        // env) is kept in the record and masked in the reports a reviewer shares
+        java.util.regex.Matcher proxy = Pattern.compile("://(srt\\.[^:@\\s]+):([^@\\s]+)@").matcher(record);
+        assertTrue(proxy.find(), "the sandbox env shows srt's proxy credentials");
+        assertTrue(record.contains(PLANTED.substring(13)), "the record keeps what the tool printed");
+        assertFalse(report.contains(proxy.group(2)), "proxy password in a report");
+        assertFalse(report.contains(PLANTED.substring(13)), "planted token in a report");
+        assertTrue(report.contains("redacted: "), "masked spans are marked");
     }
 
     @Test
