@@ -35,7 +35,7 @@ final class WorkbenchCommand implements Callable<Integer> {
             throw new CliException(ExitCodes.USAGE, "mono-agent: " + dir + " is not a folder.");
         }
         int code;
-        if (dir != null && Files.isRegularFile(dir.resolve(ConfigLoader.CONFIG_FILE))) {
+        if (dir != null && Files.isRegularFile(dir.resolve(ConfigLoader.CONFIG_FILE)) && loads(dir)) {
             try {
                 new RecentWorkspaces(UserDirs.configDir(ctx.env())).opened(dir); // the start page lists it next time
             } catch (java.io.IOException e) {
@@ -46,12 +46,33 @@ final class WorkbenchCommand implements Callable<Integer> {
         } else {
             StartPage page = ServiceLoader.load(StartPage.class).findFirst().orElseThrow(
                     () -> new CliException(ExitCodes.ERROR, "mono-agent: this build has no window."));
-            code = page.run(dir, ctx.env());
+            try {
+                code = page.run(dir, ctx.env());
+            } catch (IllegalStateException e) {
+                throw new CliException(ExitCodes.ERROR, "mono-agent: " + e.getMessage()); // no display: says what to do
+            }
         }
         String shown = System.getProperty("monoagent.shownAfterMs");
         if (shown != null) {
             ctx.out().println("mono-agent: window interactive after " + shown + " ms (JVM uptime)");
         }
         return code;
+    }
+
+    /**
+     * Whether {@code dir}'s config loads. A broken one is no dead end from the app menu: its errors go to stderr and
+     * the start page opens on the folder, where they are shown too.
+     */
+    private boolean loads(Path dir) {
+        try {
+            ConfigLoader.load(new ConfigLoader.Options(dir, null, null, ctx.env()));
+            return true;
+        } catch (dev.monoagent.config.ConfigException e) {
+            for (dev.monoagent.config.ConfigError err : e.errors()) {
+                ctx.err().println("mono-agent: " + err.message());
+            }
+            ctx.err().println("mono-agent: " + dir + " has config errors; opening the start page instead.");
+            return false;
+        }
     }
 }

@@ -70,6 +70,13 @@ public final class ConfigLoader {
         return new Path[] {workspace, configPath};
     }
 
+    /** The first errors of a failed load on one line (each message names its field), for a window or a notice. */
+    public static String summary(ConfigException e) {
+        List<String> msgs = e.errors().stream().map(er -> er.message().replace('\n', ' ')).limit(3).toList();
+        String more = e.errors().size() > 3 ? " (and " + (e.errors().size() - 3) + " more)" : "";
+        return msgs.isEmpty() ? String.valueOf(e.getMessage()) : String.join("; ", msgs) + more;
+    }
+
     public static LoadedConfig load(Options o) throws ConfigException {
         Path[] located = locate(o);
         Path workspace = located[0];

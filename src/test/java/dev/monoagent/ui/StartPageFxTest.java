@@ -133,6 +133,21 @@ class StartPageFxTest {
         assertEquals(fresh, recent.list().get(0), "the opened workspace leads the recent list");
     }
 
+    @Test
+    void folderWithABrokenConfigSaysWhichFieldAndDoesNotOpen(FxRobot robot) throws Exception {
+        Path broken = Files.createDirectories(tmp.resolve("broken-repo-" + System.nanoTime()));
+        Files.writeString(broken.resolve(ConfigLoader.CONFIG_FILE), "{\"sandbox\": {\"mode\": \"offf\"}}\n");
+        chooserAnswer.set(broken);
+        robot.clickOn("#openFolder");
+        WaitForAsyncUtils.waitForFxEvents();
+        String err = label(robot, "#errorLabel");
+        assertTrue(err.contains("sandbox.mode"), "the error names the field: " + err);
+        robot.clickOn("#openButton");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(opened.isEmpty(), "a workspace whose config does not load is not opened");
+        assertTrue(label(robot, "#errorLabel").contains("sandbox.mode"), label(robot, "#errorLabel"));
+    }
+
     private static String label(FxRobot robot, String id) {
         return robot.lookup(id).queryAs(Label.class).getText();
     }

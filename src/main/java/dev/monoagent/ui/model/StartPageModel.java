@@ -79,12 +79,25 @@ public final class StartPageModel {
         progress.set(0);
         state.set(!Files.isDirectory(p) ? FolderState.MISSING
                 : port.configured(p) ? FolderState.CONFIGURED : FolderState.NOT_SET_UP);
+        if (state.get() == FolderState.CONFIGURED) {
+            brokenConfig(p);
+        }
+    }
+
+    /** Shows why {@code p}'s config does not load; true when it does not. */
+    private boolean brokenConfig(Path p) {
+        String problem = port.configProblem(p);
+        if (problem != null) {
+            error.set("Its mono-agent.config.json has errors: " + problem + " Fix them (`mono-agent validate` lists "
+                    + "them all), then open it again.");
+        }
+        return problem != null;
     }
 
     /** Opens the chosen workspace (configured folders only). */
     public void open() {
         Path p = folder.get();
-        if (p == null || state.get() != FolderState.CONFIGURED || busy.get()) {
+        if (p == null || state.get() != FolderState.CONFIGURED || busy.get() || brokenConfig(p)) {
             return;
         }
         try {

@@ -52,6 +52,16 @@ public final class LocalWorkspaces implements WorkspacePort {
     }
 
     @Override
+    public String configProblem(Path folder) {
+        try {
+            ConfigLoader.load(new ConfigLoader.Options(folder, null, null, env));
+            return null;
+        } catch (dev.monoagent.config.ConfigException e) {
+            return ConfigLoader.summary(e);
+        }
+    }
+
+    @Override
     public void init(Path folder, String model) throws Exception {
         Scaffold.apply(Scaffold.plan(new Scaffold.Request(folder, model, null, PRESET, null, false)));
     }

@@ -16,6 +16,11 @@ public interface WorkspacePort {
     /** The folder has a {@code mono-agent.config.json}. */
     boolean configured(Path folder);
 
+    /** Why the folder's config cannot be loaded (its first errors, each naming its field), or null when it loads. */
+    default String configProblem(Path folder) {
+        return null;
+    }
+
     /** Scaffolds the folder with the {@code code-sandbox} preset and {@code model}; throws with a one-line reason. */
     void init(Path folder, String model) throws Exception;
 
