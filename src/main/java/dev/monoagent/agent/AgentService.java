@@ -10,12 +10,14 @@ import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
+import dev.monoagent.memory.MemoryStore;
 import dev.monoagent.sandbox.ExecOutcome;
 import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Policy;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SandboxStatus;
 import dev.monoagent.sandbox.ToolBinaries;
+import dev.monoagent.tools.MemoryTools;
 import dev.monoagent.tools.SandboxPort;
 import dev.monoagent.tools.ToolResult;
 import dev.monoagent.tools.Tools;
@@ -56,6 +58,10 @@ public final class AgentService implements AutoCloseable {
     private final RunLogs runLogs;
     private final CompletableFuture<Sandbox> engine = new CompletableFuture<>();
     private final CompletableFuture<Tools> tools = new CompletableFuture<>();
+    private final Object memoryLock = new Object();
+    private MemoryStore memory;
+    private String memoryProblem;
+    private AgentRuns agent;
     private volatile boolean opening;
     private volatile boolean closed;
 
@@ -204,13 +210,55 @@ public final class AgentService implements AutoCloseable {
         Sandbox s = awaitEngine();
         synchronized (tools) {
             if (!tools.isDone()) {
-                Tools t = s != null ? Tools.open(config, s, bus)
+                List<dev.monoagent.tools.Tool> extra = memoryTools();
+                Tools t = s != null ? Tools.open(config, s, bus, extra)
                         : Tools.open(config, policy(), SandboxPort.unavailable(ExecOutcome.FAIL_CLOSED_TEXT), bus,
-                                List.of(), ToolBinaries.find(env, policy()));
+                                extra, ToolBinaries.find(env, policy()));
                 tools.complete(t);
             }
         }
         return tools.join();
+    }
+
+    /** The memory tools the config enables ({@code memory.recallTool}/{@code rememberTool}), none without a store. */
+    private List<dev.monoagent.tools.Tool> memoryTools() {
+        MemoryStore m = memory();
+        return m == null ? List.of() : MemoryTools.of(m, config.config().memory());
+    }
+
+    /**
+     * The workspace's long-term memory, opened on first use and closed with the service; null when it cannot be
+     * opened ({@link #memoryProblem()} says why).
+     */
+    public MemoryStore memory() {
+        synchronized (memoryLock) {
+            if (memory == null && memoryProblem == null && !closed) {
+                try {
+                    memory = MemoryStore.open(config);
+                } catch (java.io.IOException | RuntimeException e) {
+                    memoryProblem = e.getMessage();
+                    LOG.log(System.Logger.Level.WARNING, "memory unavailable: " + e.getMessage());
+                }
+            }
+            return memory;
+        }
+    }
+
+    /** Why {@link #memory()} is null, or null. */
+    public String memoryProblem() {
+        synchronized (memoryLock) {
+            return memoryProblem;
+        }
+    }
+
+    /** The agent runs of this service (the prompt box, {@code mono-agent run}, the control endpoint's run op). */
+    public AgentRuns agent() {
+        synchronized (memoryLock) {
+            if (agent == null) {
+                agent = new AgentRuns(this);
+            }
+            return agent;
+        }
     }
 
     /** The engine, waiting up to {@link #ENGINE_WAIT} for one being proven; null when none could be opened. */
@@ -326,6 +374,13 @@ public final class AgentService implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        AgentRuns a;
+        synchronized (memoryLock) {
+            a = agent;
+        }
+        if (a != null) {
+            a.stopAll();
+        }
         Tools t = tools.getNow(null);
         if (t != null) {
             t.close();
@@ -335,5 +390,15 @@ public final class AgentService implements AutoCloseable {
             s.close();
         }
         runLogs.close();
+        synchronized (memoryLock) {
+            if (memory != null) {
+                try {
+                    memory.close();
+                } catch (java.io.IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, "closing memory: " + e.getMessage());
+                }
+                memory = null;
+            }
+        }
     }
 }

@@ -86,6 +86,10 @@ final class RunLogs implements EventSink, AutoCloseable {
     }
 
     private void append(String runId, Event e, Event.RunHeader h) {
+        // a publisher that was interrupted (a stopped tool call reporting its end) would make the channel close
+        // itself on write or force (ClosedByInterruptException) and lose the rest of the run's log: write with the
+        // flag cleared, then restore it
+        boolean interrupted = Thread.interrupted();
         try {
             FileChannel ch = open.get(runId);
             if (ch == null) {
@@ -102,6 +106,10 @@ final class RunLogs implements EventSink, AutoCloseable {
             }
         } catch (IOException | RuntimeException ex) {
             LOG.log(System.Logger.Level.WARNING, "run log " + runId + ": " + ex.getMessage());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

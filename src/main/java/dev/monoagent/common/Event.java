@@ -23,6 +23,12 @@ public sealed interface Event {
             case ToolCallFinished f -> f.runId();
             case ViolationObserved v -> v.violation().runId();
             case MemoryRecalled m -> m.runId();
+            case AgentRunStarted a -> a.runId();
+            case ModelCallFinished m -> m.runId();
+            case ModelRetrying m -> m.runId();
+            case AssistantMessage m -> m.runId();
+            case ContextElided c -> c.runId();
+            case RunFailed f -> f.runId();
             case SandboxStateChanged s -> null;
             case SelfCheckStarted s -> null;
             case ProbeFinished p -> null;
@@ -137,4 +143,60 @@ public sealed interface Event {
             changes = List.copyOf(changes);
         }
     }
+
+    /**
+     * An agent run began: which conversation it continues and which model answers. Published right after
+     * {@link RunStarted}.
+     *
+     * @param conversationId the conversation under {@code .mono-agent/sessions/} this run appends to
+     * @param continued      true when the conversation already had turns
+     * @param maxTurns       the model-turn limit of the run ({@code agent.maxTurns})
+     */
+    record AgentRunStarted(Instant time, String runId, String conversationId, boolean continued, String provider,
+                           String model, int maxTurns) implements Event {}
+
+    /**
+     * One model request's metadata (never credentials or content).
+     *
+     * @param turn         1-based model turn within the run
+     * @param outcome      {@code stop}, {@code tool_use}, {@code length}, or the failure kind
+     *                     ({@code provider_unavailable}, {@code context_limit}, …)
+     * @param retries      transient failures retried within this request
+     * @param firstEventMs time from sending to the first streamed event (-1 when none came)
+     * @param durationMs   time from sending to the terminal event
+     */
+    record ModelCallFinished(Instant time, String runId, int turn, String provider, String model, String outcome,
+                             long inputTokens, long cachedInputTokens, long outputTokens, long reasoningTokens,
+                             int retries, long firstEventMs, long durationMs) implements Event {}
+
+    /** A transient model failure; attempt {@code attempt} follows after {@code delayMs}. */
+    record ModelRetrying(Instant time, String runId, int turn, int attempt, long delayMs, String reason)
+            implements Event {}
+
+    /**
+     * The assistant's complete text of one model turn ({@link AssistantDelta}s carried it live).
+     *
+     * @param finalAnswer true for the run's answer (the turn that called no tools)
+     */
+    record AssistantMessage(Instant time, String runId, String text, boolean finalAnswer) implements Event {}
+
+    /**
+     * The conversation neared the context window and old tool outputs were replaced by a short note (their full text
+     * stays in the artifact files).
+     *
+     * @param outputs      tool outputs elided by this step
+     * @param tokensBefore estimated prompt tokens before
+     * @param tokensAfter  estimated prompt tokens after
+     * @param budget       the prompt budget ({@code context.maxTokens - context.reserveTokens})
+     */
+    record ContextElided(Instant time, String runId, int outputs, long tokensBefore, long tokensAfter, long budget)
+            implements Event {}
+
+    /**
+     * Why a run did not end with an answer; published just before its {@link RunFinished}.
+     *
+     * @param kind {@code provider_unavailable}, {@code usage_limit}, {@code context_limit}, {@code auth_required},
+     *             {@code cancelled} or {@code max_turns}
+     */
+    record RunFailed(Instant time, String runId, String kind, String message) implements Event {}
 }

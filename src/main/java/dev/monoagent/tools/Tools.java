@@ -65,7 +65,13 @@ public final class Tools implements AutoCloseable {
      * Read/Write/Edit/Glob/Grep keep working.
      */
     public static Tools open(LoadedConfig cfg, Sandbox sandbox, EventSink sink) throws ConfigException {
-        return open(cfg, sandbox.policy(), SandboxPort.of(sandbox), sink, List.of(), sandbox.binaries());
+        return open(cfg, sandbox, sink, List.of());
+    }
+
+    /** As {@link #open(LoadedConfig, Sandbox, EventSink)}, plus tools from other packages (memory). */
+    public static Tools open(LoadedConfig cfg, Sandbox sandbox, EventSink sink, List<Tool> extra)
+            throws ConfigException {
+        return open(cfg, sandbox.policy(), SandboxPort.of(sandbox), sink, extra, sandbox.binaries());
     }
 
     /** As {@link #open(LoadedConfig, Policy, SandboxPort, EventSink)}, plus tools from other packages (memory). */

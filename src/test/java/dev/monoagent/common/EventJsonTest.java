@@ -54,6 +54,12 @@ class EventJsonTest {
                 new Event.MemoryRecalled(t, "r1", 3, 120, "hybrid", null, java.util.List.of("daily/2026-11-30.md:12")),
                 new Event.PolicyChanged(t, "/ws", java.util.List.of("sandbox.network.mode: none -> all"), true, false,
                         "refused"),
+                new Event.AgentRunStarted(t, "r1", "conv-1", true, "openai", "gpt-5", 50),
+                new Event.ModelCallFinished(t, "r1", 2, "openai", "gpt-5", "tool_use", 100, 20, 30, 5, 1, 12, 340),
+                new Event.ModelRetrying(t, "r1", 2, 2, 1000, "HTTP 429"),
+                new Event.AssistantMessage(t, "r1", "done", true),
+                new Event.ContextElided(t, "r1", 3, 120000, 60000, 112000),
+                new Event.RunFailed(t, "r1", "cancelled", "stopped by the user"),
                 new Event.RunFinished(t, "r1", RunStatus.CANCELLED));
         java.util.Set<Class<?>> covered = new java.util.HashSet<>();
         for (Event e : all) {

@@ -79,6 +79,14 @@ public final class TranscriptModel {
                     + " (" + s.results().size() + " probes)");
             case Event.SelfCheckStarted s -> { /* progress is shown in the sandbox panel */ }
             case Event.ProbeFinished p -> { /* shown in the sandbox panel */ }
+            case Event.AgentRunStarted a -> { /* the model shows in the prompt box's status, not the transcript */ }
+            case Event.ModelCallFinished m -> { /* request metadata: run log and report */ }
+            case Event.ModelRetrying m -> system(m, "Model busy (" + m.reason() + "); retrying in "
+                    + m.delayMs() + " ms");
+            case Event.AssistantMessage m -> openAssistant = null;
+            case Event.ContextElided c -> system(c, "Context nearly full: " + c.outputs()
+                    + " old tool outputs elided (~" + c.tokensBefore() + " → ~" + c.tokensAfter() + " tokens)");
+            case Event.RunFailed f -> system(f, "Run " + f.runId() + " failed: " + f.kind() + " — " + f.message());
             case Event.MemoryRecalled m -> system(m, "Recalled " + m.items() + " memory items (" + m.bytes() + " bytes, "
                     + m.mode() + (m.reason() == null ? "" : ": " + m.reason()) + ")");
             case Event.PolicyChanged c -> system(c, "Sandbox policy " + (c.applied() ? "changed" : "change REFUSED")

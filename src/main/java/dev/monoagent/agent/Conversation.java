@@ -1,0 +1,204 @@
+package dev.monoagent.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.monoagent.model.Item;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One conversation as the model sees it (user turns without their recall blocks, assistant text, tool calls and
+ * their outputs, opaque reasoning), persisted as {@code .mono-agent/sessions/<id>.jsonl}: a header line, then one
+ * item per line. A run rewrites the whole file when it ends (temp file, fsync, atomic rename), so a crash leaves the
+ * previous complete conversation, never a torn one. The directory is under the state dir the agent's tools cannot
+ * write.
+ */
+public final class Conversation {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(ZoneOffset.UTC);
+
+    private final Path file;
+    private final String id;
+    private final Instant created;
+    private final List<Item> items;
+    private final List<String> runs;
+
+    private Conversation(Path file, String id, Instant created, List<Item> items, List<String> runs) {
+        this.file = file;
+        this.id = id;
+        this.created = created;
+        this.items = items;
+        this.runs = runs;
+    }
+
+    /** The sessions directory of a workspace. */
+    public static Path dir(Path workspace) {
+        return workspace.resolve(".mono-agent").resolve("sessions");
+    }
+
+    /** A new, empty conversation (written when its first run ends). */
+    public static Conversation create(Path workspace) {
+        Instant now = Instant.now();
+        String id = "conv-" + ID_TIME.format(now) + "-"
+                + Integer.toHexString(0x10000 + ThreadLocalRandom.current().nextInt(0xf0000)).substring(1);
+        return new Conversation(dir(workspace).resolve(id + ".jsonl"), id, now, new ArrayList<>(), new ArrayList<>());
+    }
+
+    /** The most recently updated conversation of the workspace, if any. */
+    public static Optional<Conversation> latest(Path workspace) throws IOException {
+        Path d = dir(workspace);
+        if (!Files.isDirectory(d)) {
+            return Optional.empty();
+        }
+        List<Path> files;
+        try (var s = Files.list(d)) {
+            files = s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).toList();
+        }
+        Optional<Path> newest = files.stream().max(Comparator.comparing((Path p) -> {
+            try {
+                return Files.getLastModifiedTime(p).toInstant();
+            } catch (IOException e) {
+                return Instant.EPOCH;
+            }
+        }).thenComparing(p -> p.getFileName().toString()));
+        return newest.isEmpty() ? Optional.empty() : Optional.of(read(newest.get()));
+    }
+
+    /**
+     * The conversation with this id.
+     *
+     * @throws IOException when there is none or it cannot be read
+     */
+    public static Conversation load(Path workspace, String id) throws IOException {
+        if (!id.matches("[A-Za-z0-9._-]+")) {
+            throw new IOException("not a conversation id: " + id);
+        }
+        Path f = dir(workspace).resolve(id + ".jsonl");
+        if (!Files.isRegularFile(f)) {
+            throw new IOException("no conversation " + id + " in " + dir(workspace));
+        }
+        return read(f);
+    }
+
+    private static Conversation read(Path f) throws IOException {
+        List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
+        if (lines.isEmpty()) {
+            throw new IOException("empty conversation file " + f);
+        }
+        JsonNode head = JSON.readTree(lines.get(0));
+        if (!"conversation".equals(head.path("type").asText())) {
+            throw new IOException("not a conversation file (no header line): " + f);
+        }
+        List<String> runs = new ArrayList<>();
+        head.path("runs").forEach(r -> runs.add(r.asText()));
+        List<Item> items = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            if (!line.isBlank()) {
+                items.add(item(JSON.readTree(line)));
+            }
+        }
+        return new Conversation(f, head.path("id").asText(), Instant.parse(head.path("created").asText()), items,
+                runs);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** The items, oldest first (a live, mutable list owned by the run using it). */
+    public List<Item> items() {
+        return items;
+    }
+
+    /** The runs that added to this conversation, oldest first. */
+    public List<String> runs() {
+        return List.copyOf(runs);
+    }
+
+    /** Whether the conversation already holds turns. */
+    public boolean hasTurns() {
+        return !items.isEmpty();
+    }
+
+    /** Writes the conversation after {@code runId} (temp file, fsync, atomic rename). */
+    public synchronized void save(String runId) {
+        if (runId != null && !runs.contains(runId)) {
+            runs.add(runId);
+        }
+        try {
+            Files.createDirectories(file.getParent());
+            StringBuilder sb = new StringBuilder();
+            ObjectNode head = JSON.createObjectNode().put("type", "conversation").put("id", id)
+                    .put("created", created.toString()).put("updated", Instant.now().toString());
+            runs.forEach(head.putArray("runs")::add);
+            sb.append(head).append('\n');
+            for (Item i : items) {
+                sb.append(json(i)).append('\n');
+            }
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                var buf = java.nio.ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot save conversation " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    static ObjectNode json(Item i) {
+        ObjectNode n = JSON.createObjectNode();
+        switch (i) {
+            case Item.UserText u -> n.put("type", "user").put("text", u.text());
+            case Item.AssistantText a -> n.put("type", "assistant").put("text", a.text());
+            case Item.ToolCall c -> n.put("type", "tool_call").put("callId", c.callId()).put("name", c.name())
+                    .put("arguments", c.arguments());
+            case Item.ToolOutput o -> n.put("type", "tool_output").put("callId", o.callId()).put("output", o.output())
+                    .put("isError", o.isError());
+            case Item.Reasoning r -> n.put("type", "reasoning").put("wire", r.wire()).put("json", r.json());
+        }
+        return n;
+    }
+
+    static Item item(JsonNode n) throws IOException {
+        return switch (n.path("type").asText()) {
+            case "user" -> new Item.UserText(n.path("text").asText());
+            case "assistant" -> new Item.AssistantText(n.path("text").asText());
+            case "tool_call" -> new Item.ToolCall(n.path("callId").asText(), n.path("name").asText(),
+                    n.path("arguments").asText());
+            case "tool_output" -> new Item.ToolOutput(n.path("callId").asText(), n.path("output").asText(),
+                    n.path("isError").asBoolean());
+            case "reasoning" -> new Item.Reasoning(n.path("wire").asText(), n.path("json").asText());
+            default -> throw new IOException("unknown conversation item type: " + n.path("type").asText());
+        };
+    }
+}

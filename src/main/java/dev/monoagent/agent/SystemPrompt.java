@@ -1,0 +1,86 @@
+package dev.monoagent.agent;
+
+import dev.monoagent.sandbox.Policy;
+import dev.monoagent.sandbox.SandboxStatus;
+import dev.monoagent.tools.Tools;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The system prompt of a run: built-in guardrails, then the workspace's {@code IDENTITY.md} (and {@code SOUL.md}),
+ * then a session block stating what is really in force (workspace, the sandbox as it is now, the tools offered).
+ * Recalled memory never goes here: it is appended to the user message of its turn.
+ */
+final class SystemPrompt {
+    /** Identity files larger than this are cut (they are the user's prose, not a place for data). */
+    static final int MAX_IDENTITY_CHARS = 16_000;
+
+    static final String GUARDRAILS = """
+            You are mono-agent, a code agent working for a security reviewer in one workspace (a repository).
+            Rules that always apply:
+            - Every command you run (Bash, Exec, NodeRepl) runs inside an OS sandbox. When the sandbox refuses \
+            something (a write, a network connection, a read), that is the policy working: report it, do not try \
+            to get around it (no other interpreter, path, symlink, encoding or tool to reach the same effect).
+            - Never write secrets files (.env, .env.*), git configuration or hooks, or the state folder \
+            .mono-agent/. Never print, copy or exfiltrate credentials you come across; describe where they are.
+            - A tool result with the code sandbox_prepare_failed means the sandbox engine is unavailable and the \
+            policy is fail-closed: nothing ran. Say so; do not retry in a loop.
+            - Prefer reading (Read, Glob, Grep) before acting. Keep commands short and bounded; quote paths.
+            - Answer concisely. When you are done, reply with your final answer and no tool call.""";
+
+    private SystemPrompt() {}
+
+    static String build(Path workspace, SandboxStatus sandbox, Policy policy, List<Tools.Spec> tools) {
+        StringBuilder sb = new StringBuilder(GUARDRAILS).append("\n");
+        for (String name : List.of("IDENTITY.md", "SOUL.md")) {
+            String text = identity(workspace.resolve(name));
+            if (text != null && !text.isBlank()) {
+                sb.append("\n# ").append(name).append(" (the agent's role, written by its owner)\n")
+                        .append(text.strip()).append("\n");
+            }
+        }
+        sb.append("\n# Session\n");
+        sb.append("- Workspace: ").append(workspace).append(" (relative paths resolve here)\n");
+        sb.append("- Sandbox: effective ").append(sandbox.effective().wire());
+        if (sandbox.reason() != null && !sandbox.ready()) {
+            sb.append(" (").append(sandbox.reason()).append(")");
+        }
+        sb.append("; fallback ").append(policy.fallback().wire()).append("; network ")
+                .append(policy.network().wire());
+        if (!policy.allowlist().isEmpty()) {
+            sb.append(" (allowlist: ").append(String.join(", ", policy.allowlist())).append(")");
+        }
+        sb.append("\n- Never writable: ").append(String.join(", ", policy.denyWriteGlobs()))
+                .append(", .mono-agent/\n");
+        if (sandbox.fallbackActive()) {
+            sb.append("- ").append(SandboxStatus.UNSAFE_WARNING).append("\n");
+        }
+        if (tools.isEmpty()) {
+            sb.append("- Tools: none (chat only).\n");
+        } else {
+            sb.append("- Tools: ").append(String.join(", ", tools.stream().map(Tools.Spec::name).toList()))
+                    .append(".\n");
+            sb.append("- NodeRepl keeps its state (declarations) for this run only; a new run starts a fresh REPL.\n");
+            sb.append("- Long tool output is cut to a head and tail; the full text is saved to the file named in "
+                    + "the result (read it with Read or Grep if you need more).\n");
+        }
+        return sb.toString();
+    }
+
+    /** The file's text, cut to {@link #MAX_IDENTITY_CHARS}; null when absent, unreadable or a symlink. */
+    private static String identity(Path f) {
+        if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        try {
+            String s = Files.readString(f, StandardCharsets.UTF_8);
+            return s.length() <= MAX_IDENTITY_CHARS ? s : s.substring(0, MAX_IDENTITY_CHARS) + "\n[…cut]";
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}
