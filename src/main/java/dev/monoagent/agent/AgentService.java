@@ -220,10 +220,15 @@ public final class AgentService implements AutoCloseable {
         return tools.join();
     }
 
-    /** The memory tools the config enables ({@code memory.recallTool}/{@code rememberTool}), none without a store. */
+    /** The memory tools the config enables ({@code memory.recallTool}/{@code rememberTool}); the store opens on first use. */
     private List<dev.monoagent.tools.Tool> memoryTools() {
-        MemoryStore m = memory();
-        return m == null ? List.of() : MemoryTools.of(m, config.config().memory());
+        return MemoryTools.of(() -> {
+            MemoryStore m = memory();
+            if (m == null) {
+                throw new IllegalStateException(memoryProblem());
+            }
+            return m;
+        }, config.config().memory());
     }
 
     /**

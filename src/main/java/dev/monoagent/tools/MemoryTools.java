@@ -25,6 +25,15 @@ public final class MemoryTools {
 
     /** The memory tools the config enables, for {@link Tools#open}'s {@code extra}. */
     public static List<Tool> of(MemoryStore store, MonoConfig.Memory cfg) {
+        return of(() -> store, cfg);
+    }
+
+    /**
+     * As {@link #of(MemoryStore, MonoConfig.Memory)} with the store opened on the first memory call (an instance
+     * that never uses memory never opens its index); a supplier that fails or returns null makes the call
+     * {@code failed} with the reason.
+     */
+    public static List<Tool> of(java.util.function.Supplier<MemoryStore> store, MonoConfig.Memory cfg) {
         List<Tool> out = new ArrayList<>();
         if (cfg.recallTool().enabled()) {
             out.add(new Recall(store, cfg.maxBytes()));
@@ -36,15 +45,29 @@ public final class MemoryTools {
         return List.copyOf(out);
     }
 
+    /** The store, or an IOException saying why there is none. */
+    private static MemoryStore open(java.util.function.Supplier<MemoryStore> store) throws IOException {
+        MemoryStore s;
+        try {
+            s = store.get();
+        } catch (RuntimeException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        if (s == null) {
+            throw new IOException("the memory store could not be opened");
+        }
+        return s;
+    }
+
     private static ToolResult failed(IOException e) {
         return new ToolResult.Failed(ToolResult.FAILED, "Error: memory is unavailable: " + e.getMessage());
     }
 
     static final class Recall extends BasicTool {
-        private final MemoryStore store;
+        private final java.util.function.Supplier<MemoryStore> store;
         private final int maxBytes;
 
-        Recall(MemoryStore store, int maxBytes) {
+        Recall(java.util.function.Supplier<MemoryStore> store, int maxBytes) {
             super(ToolNames.MEMORY_RECALL, "Search long-term memory (the daily journal of earlier turns and "
                     + "remembered facts) and return the best entries with their source file and line.",
                     Args.schema().str("query", "What to look for.", true).build());
@@ -56,7 +79,7 @@ public final class MemoryTools {
         ToolResult run(JsonNode args, ToolContext ctx) {
             String q = Args.requireNonBlank(args, "query");
             try {
-                MemoryStore.Recall r = store.recall(q, maxBytes);
+                MemoryStore.Recall r = open(store).recall(q, maxBytes);
                 ObjectNode data = JSON.createObjectNode().put("mode", r.mode()).put("bytes", r.bytes());
                 data.put("reason", r.reason());
                 var items = data.putArray("items");
@@ -72,9 +95,9 @@ public final class MemoryTools {
     }
 
     static final class JournalTool extends BasicTool {
-        private final MemoryStore store;
+        private final java.util.function.Supplier<MemoryStore> store;
 
-        JournalTool(MemoryStore store) {
+        JournalTool(java.util.function.Supplier<MemoryStore> store) {
             super(ToolNames.MEMORY_JOURNAL, "Read one day of the memory journal in chronological order (default: "
                     + "today, UTC).", Args.schema().str("date", "The day as YYYY-MM-DD (UTC).", false).build());
             this.store = store;
@@ -85,13 +108,15 @@ public final class MemoryTools {
             String d = Args.optString(args, "date");
             LocalDate day;
             try {
-                day = d == null ? store.today() : LocalDate.parse(d);
+                day = d == null ? open(store).today() : LocalDate.parse(d);
             } catch (DateTimeParseException e) {
                 return new ToolResult.Failed(ToolResult.INVALID_ARGUMENTS,
                         "Error: date must be YYYY-MM-DD, got \"" + d + "\".");
+            } catch (IOException e) {
+                return failed(e);
             }
             try {
-                List<JournalEntry> entries = store.day(day);
+                List<JournalEntry> entries = open(store).day(day);
                 if (entries.isEmpty()) {
                     return new ToolResult.Ok("No journal entries for " + day + ".");
                 }
@@ -108,9 +133,9 @@ public final class MemoryTools {
     }
 
     static final class Remember extends BasicTool {
-        private final MemoryStore store;
+        private final java.util.function.Supplier<MemoryStore> store;
 
-        Remember(MemoryStore store) {
+        Remember(java.util.function.Supplier<MemoryStore> store) {
             super(ToolNames.REMEMBER, "Save one durable fact to long-term memory (at most 500 characters; never "
                     + "secrets such as API keys, tokens, passwords or private keys, which are refused).",
                     Args.schema().str("text", "The fact to remember.", true).build());
@@ -121,7 +146,7 @@ public final class MemoryTools {
         ToolResult run(JsonNode args, ToolContext ctx) {
             String text = Args.requireString(args, "text");
             try {
-                return switch (store.remember(text)) {
+                return switch (open(store).remember(text)) {
                     case MemoryStore.Remembered.Stored s -> new ToolResult.Ok("Remembered (" + s.entry().source()
                             + ").", JSON.createObjectNode().put("hash", s.entry().hash()).put("added", true));
                     case MemoryStore.Remembered.Duplicate dup -> new ToolResult.Ok("Already remembered ("
