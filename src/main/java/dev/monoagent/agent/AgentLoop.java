@@ -300,7 +300,12 @@ final class AgentLoop {
                 ended.get(STOP_GRACE_MS, TimeUnit.MILLISECONDS);
             }
             ToolResult r = ended.join();
-            return stop.stopped() && r == null ? notRun() : r;
+            if (stop.stopped()) {
+                // killed mid-way: what it printed so far is kept, but the model must not take it for a result
+                return new ToolResult.Failed(ToolResult.FAILED, "Error: cancelled: the run was stopped while this "
+                        + "call ran." + (r == null || r.text() == null ? "" : "\n" + r.text()));
+            }
+            return r;
         } catch (TimeoutException e) {
             return notRun();
         } catch (ExecutionException | java.util.concurrent.CompletionException e) {

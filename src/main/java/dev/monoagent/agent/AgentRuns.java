@@ -88,6 +88,15 @@ public final class AgentRuns {
      * @throws BadRequest      when the prompt is blank or the conversation to continue does not exist
      */
     public AgentRun start(Request request) throws ConfigException {
+        return start(request, null);
+    }
+
+    /**
+     * As {@link #start(Request)}, with {@code listener} receiving every event of this run (from its
+     * {@code RunStarted} to its {@code RunFinished}, none missed) and, as the run log does, the service-wide events
+     * published in between (sandbox state, self-checks), on the publishing thread.
+     */
+    public AgentRun start(Request request, dev.monoagent.common.EventSink listener) throws ConfigException {
         if (request.prompt() == null || request.prompt().isBlank()) {
             throw new BadRequest("prompt: the prompt is empty; say what the agent should do.");
         }
@@ -105,14 +114,36 @@ public final class AgentRuns {
         AgentLoop.Stop stop = new AgentLoop.Stop();
         AgentRun run = new AgentRun(runId, conv.id(), stop);
         active.put(runId, run);
+        // the run's events, and (like the run log) the service-wide ones published while the run is open
+        java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean();
+        EventBus.Subscription sub = listener == null ? null : service.events().subscribe(e -> {
+            String id = Event.runIdOf(e);
+            if (runId.equals(id)) {
+                open.compareAndSet(false, e instanceof Event.RunStarted || open.get());
+                listener.accept(e);
+            } else if (id == null && open.get()) {
+                listener.accept(e);
+            }
+        });
         try {
             service.executor().submit("run-" + runId, () -> {
-                run.complete(execute(run, conv, request.prompt(), ref, client, stop));
+                RunResult result;
+                try {
+                    result = execute(run, conv, request.prompt(), ref, client, stop);
+                } finally {
+                    if (sub != null) {
+                        sub.close();
+                    }
+                }
+                run.complete(result);
                 return null;
             });
         } catch (RuntimeException e) {
             active.remove(runId);
             busyConversations.remove(conv.id());
+            if (sub != null) {
+                sub.close();
+            }
             throw e;
         }
         return run;

@@ -7,9 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Keeps a conversation inside the model's context window. Token counts are estimated (UTF-8 bytes / 4, the usual
@@ -170,16 +168,5 @@ final class ContextWindow {
         }
         String p = text.substring(at + OutputBound.SAVED_PREFIX.length()).strip();
         return p.isEmpty() || p.contains("\n") || p.startsWith("(") ? null : p;
-    }
-
-    /** Call ids present in {@code items} (for pairing checks). */
-    static Set<String> callIds(List<Item> items) {
-        Set<String> ids = new HashSet<>();
-        for (Item i : items) {
-            if (i instanceof Item.ToolCall c) {
-                ids.add(c.callId());
-            }
-        }
-        return ids;
     }
 }

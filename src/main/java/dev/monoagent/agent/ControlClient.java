@@ -50,6 +50,93 @@ public final class ControlClient {
         return exchange(new Request("tool", name, argsJson, runId), TOOL_WAIT).map(Reply::toolReply);
     }
 
+    /**
+     * Starts an agent run in the running instance (its window shows it live); empty when no instance answers. Read
+     * the run's events and result with {@link RemoteRun#stream}.
+     */
+    public Optional<RemoteRun> run(String prompt, boolean continueLatest, String model) {
+        if (!Files.exists(socket)) {
+            return Optional.empty();
+        }
+        SocketChannel ch = null;
+        try {
+            ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+            ch.connect(UnixDomainSocketAddress.of(socket));
+            ControlProtocol.write(ch, new Request("run", null, null, null, prompt, continueLatest, model));
+            return Optional.of(new RemoteRun(ch));
+        } catch (IOException e) {
+            if (ch != null) {
+                try {
+                    ch.close();
+                } catch (IOException ignored) {
+                    // nothing to do
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** A run going on in the instance: its event lines as they happen, then its result. */
+    public static final class RemoteRun implements AutoCloseable {
+        private final SocketChannel ch;
+        // many reply lines arrive back to back: read them through one buffer (a per-line read would drop the rest)
+        private final java.io.BufferedReader in;
+
+        private RemoteRun(SocketChannel ch) {
+            this.ch = ch;
+            this.in = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    java.nio.channels.Channels.newInputStream(ch), java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        /**
+         * Passes each event line ({@code EventJson}) of the run to {@code onEvent} until the run ends, and returns
+         * its result.
+         *
+         * @throws ControlException when the instance refused the run (bad prompt or model: the message names it), or
+         *                          the connection broke before the result
+         */
+        public RunResult stream(java.util.function.Consumer<String> onEvent) {
+            try {
+                while (true) {
+                    String line = in.readLine();
+                    if (line == null) {
+                        throw new ControlException("the instance closed the connection before the run ended");
+                    }
+                    Reply r = ControlProtocol.JSON.readValue(line, Reply.class);
+                    if (!r.ok()) {
+                        throw new ControlException(r.error());
+                    }
+                    if (r.event() != null) {
+                        onEvent.accept(r.event());
+                    }
+                    if (r.runResult() != null) {
+                        return r.runResult();
+                    }
+                }
+            } catch (IOException e) {
+                throw new ControlException("lost the instance: " + e.getMessage());
+            }
+        }
+
+        /** Asks the instance to stop the run (closes our sending side; the result still arrives). */
+        public void stop() {
+            try {
+                ch.shutdownOutput();
+            } catch (IOException e) {
+                // already closed
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                // already closed
+            }
+        }
+    }
+
     private Optional<InstanceStatus> call(String op) {
         return exchange(new Request(op), CONTROL_WAIT).map(Reply::status);
     }

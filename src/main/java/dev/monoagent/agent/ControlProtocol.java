@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The wire format of the control endpoint: one JSON object per line each way. Requests name an {@code op}
- * ({@code status}, {@code focus}, {@code stop}); replies carry {@code ok}, an optional {@code error} and, for status,
+ * ({@code status}, {@code focus}, {@code stop}, {@code tool}, {@code run}); replies carry {@code ok}, an optional {@code error} and, for status,
  * the {@link InstanceStatus}.
  */
 final class ControlProtocol {
@@ -19,16 +19,33 @@ final class ControlProtocol {
     /** A request or reply larger than this is refused (the endpoint only ever carries small objects). */
     static final int MAX_MESSAGE = 1 << 20;
 
-    /** {@code tool}, {@code args}, {@code runId} are set only for op {@code tool}. */
-    record Request(String op, String tool, String args, String runId) {
+    /**
+     * {@code tool}, {@code args}, {@code runId} are set only for op {@code tool}; {@code prompt},
+     * {@code continueLatest}, {@code model} only for op {@code run}.
+     */
+    record Request(String op, String tool, String args, String runId, String prompt, boolean continueLatest,
+                   String model) {
         Request(String op) {
-            this(op, null, null, null);
+            this(op, null, null, null, null, false, null);
+        }
+
+        Request(String op, String tool, String args, String runId) {
+            this(op, tool, args, runId, null, false, null);
         }
     }
 
-    record Reply(boolean ok, String error, InstanceStatus status, ToolCallReply toolReply) {
+    /**
+     * One reply line. Op {@code run} streams many: one per event of the run ({@code event}: the run log's JSON line),
+     * then a last one with {@code runResult}; {@code field} names the bad input of a refused request.
+     */
+    record Reply(boolean ok, String error, InstanceStatus status, ToolCallReply toolReply, String event,
+                 RunResult runResult, String field) {
         Reply(boolean ok, String error, InstanceStatus status) {
-            this(ok, error, status, null);
+            this(ok, error, status, null, null, null, null);
+        }
+
+        Reply(boolean ok, String error, InstanceStatus status, ToolCallReply toolReply) {
+            this(ok, error, status, toolReply, null, null, null);
         }
     }
 

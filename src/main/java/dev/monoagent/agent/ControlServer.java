@@ -130,7 +130,76 @@ public final class ControlServer implements AutoCloseable {
                         ? new Reply(false, "this instance does not serve tool calls", null)
                         : new Reply(true, null, null, r));
             }
+            case "run" -> serveRun(client, req);
             default -> ControlProtocol.write(client, new Reply(false, "unknown op: " + op, null));
+        }
+    }
+
+    /**
+     * Op {@code run}: starts an agent run in this instance (its window shows it live) and streams every event of the
+     * run back as a reply line, then the result. The peer closing its side (Ctrl-C in {@code mono-agent run}) stops
+     * the run.
+     */
+    private void serveRun(SocketChannel client, Request req) throws IOException {
+        AgentService service = handler.agentService();
+        if (service == null) {
+            ControlProtocol.write(client, new Reply(false, "this instance does not run the agent", null));
+            return;
+        }
+        Object lock = new Object();
+        boolean[] broken = {false};
+        AgentRun run;
+        try {
+            run = service.agent().start(new AgentRuns.Request(req.prompt(), req.continueLatest(), null, req.model()),
+                    e -> {
+                        synchronized (lock) {
+                            if (broken[0]) {
+                                return;
+                            }
+                            try {
+                                ControlProtocol.write(client, new Reply(true, null, null, null,
+                                        dev.monoagent.common.EventJson.line(e), null, null));
+                            } catch (IOException ex) {
+                                broken[0] = true; // the peer is gone; its closing side stops the run below
+                            }
+                        }
+                    });
+        } catch (dev.monoagent.config.ConfigException e) {
+            ControlProtocol.write(client, new Reply(false, e.getMessage(), null, null, null, null,
+                    e.errors().isEmpty() ? null : e.errors().get(0).field()));
+            return;
+        } catch (AgentRuns.BadRequest e) {
+            ControlProtocol.write(client, new Reply(false, e.getMessage(), null, null, null, null, "request"));
+            return;
+        }
+        run.result().whenComplete((r, x) -> {
+            synchronized (lock) {
+                try {
+                    if (!broken[0]) {
+                        ControlProtocol.write(client, new Reply(true, null, null, null, null, r, null));
+                    }
+                    client.shutdownInput(); // ends the wait for the peer below
+                } catch (IOException ex) {
+                    broken[0] = true;
+                }
+            }
+        });
+        // the peer sends nothing more; end of stream means it went away (or the run ended and shut our input)
+        java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(256);
+        try {
+            while (client.read(sink) >= 0) {
+                sink.clear();
+            }
+        } catch (IOException e) {
+            // reset by the peer: same as gone
+        }
+        if (!run.result().isDone()) {
+            run.cancel();
+        }
+        try {
+            run.result().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "run " + run.runId() + " did not end after its client left");
         }
     }
 

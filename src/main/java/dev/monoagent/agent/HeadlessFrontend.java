@@ -44,6 +44,11 @@ public final class HeadlessFrontend implements Frontend {
                 public ToolCallReply callTool(String name, String argsJson, String runId) {
                     return services.callTool(name, argsJson, runId);
                 }
+
+                @Override
+                public AgentService agentService() {
+                    return services;
+                }
             };
             Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, pool.executor());
             if (acq instanceof Instance.AlreadyRunning) {

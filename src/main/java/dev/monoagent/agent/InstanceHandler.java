@@ -22,4 +22,12 @@ public interface InstanceHandler {
     default ToolCallReply callTool(String name, String argsJson, String runId) {
         return null;
     }
+
+    /**
+     * The service whose agent serves op {@code run} (a prompt from {@code mono-agent run}, shown live in a window),
+     * or null when this instance runs no agent.
+     */
+    default AgentService agentService() {
+        return null;
+    }
 }

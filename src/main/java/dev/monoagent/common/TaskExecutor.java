@@ -105,6 +105,22 @@ public final class TaskExecutor implements AutoCloseable {
         return task;
     }
 
+    /**
+     * Runs {@code work} when the JVM shuts down (Ctrl-C on a CLI command), on a hook thread made here like every other
+     * thread; closing the returned handle removes the hook again.
+     */
+    public static AutoCloseable onShutdown(String name, Runnable work) {
+        Thread hook = new Thread(work, "mono-agent-shutdown-" + name);
+        Runtime.getRuntime().addShutdownHook(hook);
+        return () -> {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is already shutting down: the hook runs
+            }
+        };
+    }
+
     /** The workers as a plain executor (for APIs that take one: long-lived accept loops, watchers). */
     public Executor executor() {
         return r -> workers.execute(r);

@@ -82,6 +82,11 @@ public final class WorkbenchFrontend implements Frontend {
             public ToolCallReply callTool(String name, String argsJson, String runId) {
                 return services.callTool(name, argsJson, runId);
             }
+
+            @Override
+            public dev.monoagent.agent.AgentService agentService() {
+                return services;
+            }
         };
         Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, executor.background());
         if (acq instanceof Instance.AlreadyRunning) {

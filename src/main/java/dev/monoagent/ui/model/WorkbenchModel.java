@@ -26,9 +26,10 @@ public final class WorkbenchModel {
     /** Centre tabs. */
     public enum Tab { FILE, TRANSCRIPT, REPL, CONSOLE, MEMORY }
 
-    /** Shown in the prompt box until an agent loop exists in this build. */
-    public static final String NO_AGENT_TEXT = "No agent loop in this build yet — prompts cannot be sent. The command "
-            + "console and the NodeRepl console run in the sandbox without any model.";
+    /** Shown in the prompt box until it drives the agent loop (which runs from the terminal today). */
+    public static final String NO_AGENT_TEXT = "This box does not send prompts yet: run mono-agent run \"PROMPT\" in "
+            + "a terminal in this workspace and the run shows here live. The command and NodeRepl consoles run in the "
+            + "sandbox without any model.";
 
     private final Path workspace;
     private final String runId;
