@@ -97,7 +97,8 @@ public final class Tools implements AutoCloseable {
     }
 
     /**
-     * The tools a config offers, without opening anything (for {@code tools list} and validate).
+     * The tools a config offers (the code tools and the enabled memory tools), without opening anything (for
+     * {@code tools list} and validate).
      *
      * @throws ConfigException with {@code invalid_tool_policy} errors when the tool lists are invalid
      */
@@ -107,7 +108,10 @@ public final class Tools implements AutoCloseable {
             case ToolPolicy.Result.Invalid inv -> throw new ConfigException(
                     inv.errors().stream().map(ToolPolicy.Error::toConfigError).toList());
         };
-        return new ToolRegistry(tp, BuiltinTools.all()).offered().stream()
+        List<Tool> all = new ArrayList<>(BuiltinTools.all());
+        // the memory tools the config enables, as the service offers them (their store is never opened here)
+        all.addAll(MemoryTools.of(() -> null, cfg.config().memory()));
+        return new ToolRegistry(tp, all).offered().stream()
                 .map(t -> new Spec(t.name(), t.description(), t.schema())).toList();
     }
 

@@ -122,6 +122,10 @@ class AgentRunSandboxTest {
                 JsonNode first = fake.request(0).json();
                 assertEquals("gpt-test", first.path("model").asText());
                 assertTrue(first.path("instructions").asText().contains("IDENTITY-MARK"), "IDENTITY.md in the prompt");
+                List<String> offered = new ArrayList<>();
+                first.path("tools").forEach(t -> offered.add(t.path("name").asText()));
+                assertTrue(offered.containsAll(List.of("Read", "Bash", "NodeRepl", "MemoryRecall", "MemoryJournal",
+                        "Remember")), offered.toString());
                 assertTrue(first.path("instructions").asText().contains("network localhost"), first.path("instructions").asText());
                 assertTrue(outputSeen(fake, 1, "call_read").contains("A repo for a security reviewer."));
                 assertTrue(outputSeen(fake, 1, "call_grep").contains("README.md"), outputSeen(fake, 1, "call_grep"));

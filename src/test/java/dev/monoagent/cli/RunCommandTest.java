@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -195,6 +196,68 @@ class RunCommandTest {
                 assertEquals(1, bad.exit(), bad.out() + bad.err());
                 assertTrue(bad.err().contains("nope"), bad.err());
             }
+        }
+    }
+
+    @Test
+    void ctrlCStopsTheRunExits130AndLogsItCancelled() throws Exception {
+        config(", \"tools\": {\"allowedTools\": []}, \"sandbox\": {\"mode\": \"off\"}");
+        fake.enqueue(Reply.sse(Scripts.responses().text("partial answer ").build()).thenHang());
+        List<String> argv = new java.util.ArrayList<>(List.of("env", "--default-signal=INT")); // even under a
+        // background shell that ignores SIGINT, the child gets the default disposition (the JVM then handles it)
+        argv.addAll(dev.monoagent.agent.InstanceLauncher.relaunchCommand("dev.monoagent.cli.Main",
+                List.of("run", "think slowly")));
+        ProcessBuilder pb = new ProcessBuilder(argv).directory(ws.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        try {
+            StringBuilder out = new StringBuilder();
+            java.util.concurrent.CompletableFuture<Void> reader = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try (var in = new java.io.InputStreamReader(p.getInputStream(),
+                        java.nio.charset.StandardCharsets.UTF_8)) {
+                    char[] buf = new char[256];
+                    for (int n; (n = in.read(buf)) >= 0; ) {
+                        synchronized (out) {
+                            out.append(buf, 0, n);
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // the process ended
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!snapshot(out).contains("partial answer") && System.nanoTime() < deadline && p.isAlive()) {
+                Thread.sleep(50);
+            }
+            assertTrue(snapshot(out).contains("partial answer"), "the answer started streaming: " + snapshot(out)
+                    + new String(p.getErrorStream().readNBytes(p.isAlive() ? 0 : 100_000)));
+            new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the run ended after Ctrl-C");
+            String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(130, p.exitValue(), err);
+            assertTrue(fake.awaitClientGone(2000), "the HTTP stream was closed");
+            reader.get(5, TimeUnit.SECONDS);
+            Path runs = ws.resolve(".mono-agent/runs");
+            Path log;
+            try (Stream<Path> dirs = Files.list(runs)) {
+                log = dirs.findFirst().orElseThrow().resolve("events.jsonl");
+            }
+            List<Event> logged;
+            try (Stream<String> lines = Files.lines(log)) {
+                logged = lines.map(EventJson::read).toList();
+            }
+            assertTrue(logged.stream().anyMatch(e -> e instanceof Event.RunFailed f && f.kind().equals("cancelled")),
+                    logged.toString());
+            assertEquals(RunStatus.CANCELLED, assertInstanceOf(Event.RunFinished.class,
+                    logged.get(logged.size() - 1)).status());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    private static String snapshot(StringBuilder sb) {
+        synchronized (sb) {
+            return sb.toString();
         }
     }
 }
