@@ -48,7 +48,12 @@ final class SelfCheck {
             Path ws = Files.createDirectories(root.resolve("ws")).toRealPath();
             Path outside = Files.createDirectories(root.resolve("outside"));
             Files.writeString(ws.resolve(".env"), SECRET);
-            Policy policy = new Policy(ws, SandboxMode.NATIVE, Fallback.FAIL_CLOSED, false, List.of(ws), List.of(ws),
+            // the repository probes use a second writable root whose repository exists before the engine starts, as
+            // a reviewed repository's does (a repository that appears later is GitAppearsAfterStartTest's case)
+            Path repo = Files.createDirectories(root.resolve("repo")).toRealPath();
+            plantRepo(repo);
+            Policy policy = new Policy(ws, SandboxMode.NATIVE, Fallback.FAIL_CLOSED, false, List.of(ws, repo),
+                    List.of(ws, repo),
                     MonoConfig.Sandbox.DEFAULT_DENY_WRITE, List.of(ws.resolve(".mono-agent"), ws.resolve(".git/config"),
                     ws.resolve(".git/hooks"), env.cacheRoot()), List.of(env.home().resolve(".ssh"), env.home()),
                     NetworkMode.LOCALHOST, List.of());
@@ -70,7 +75,7 @@ final class SelfCheck {
                 }
                 out.addAll(firstBatch(ne, ws, outside, token, granted.getLocalPort(), ungranted.getLocalPort()));
                 if (out.stream().allMatch(ProbeResult::passed)) {
-                    out.addAll(repoBatch(ne, ws));
+                    out.addAll(repoBatch(ne, repo));
                 } else {
                     for (String id : List.of("git-hooks-denied-repo", "git-dir-readonly")) {
                         out.add(new ProbeResult(id, false, "FAILED: skipped, an earlier probe failed.", 0));
@@ -194,31 +199,37 @@ final class SelfCheck {
         return out;
     }
 
-    private static List<ProbeResult> repoBatch(NativeEngine ne, Path ws) throws IOException {
-        long t0 = System.nanoTime();
+    private static final String REPO_CONFIG = "[core]\n\trepositoryformatversion = 0\n";
+
+    /** A minimal repository's control dir: hooks, objects, refs, HEAD, config and an empty index. */
+    static void plantRepo(Path ws) throws IOException {
         Files.createDirectories(ws.resolve(".git/hooks"));
         Files.createDirectories(ws.resolve(".git/objects"));
         Files.createDirectories(ws.resolve(".git/refs"));
         Files.writeString(ws.resolve(".git/HEAD"), "ref: refs/heads/main\n");
-        String config = "[core]\n\trepositoryformatversion = 0\n";
-        Files.writeString(ws.resolve(".git/config"), config);
+        Files.writeString(ws.resolve(".git/config"), REPO_CONFIG);
         Files.writeString(ws.resolve(".git/index"), "");
-        String script = "if (echo evil > .git/hooks/pre-commit) 2>/dev/null; then echo 'P hooks 0'; "
-                + "else echo 'P hooks 1'; fi; if (echo '[x]' >> .git/config) 2>/dev/null; then echo 'P config 0'; "
-                + "else echo 'P config 1'; fi; "
-                + "if (echo 'ref: refs/heads/evil' > .git/HEAD) 2>/dev/null || (echo x > .git/index) 2>/dev/null; "
-                + "then echo 'P gitdir 0'; else echo 'P gitdir 1'; fi; "
-                // only when a write got through: the mounts this command saw over the git dir, for the failure detail
-                + "if [ -e .git/hooks/pre-commit ] || grep -q evil .git/HEAD 2>/dev/null || [ -s .git/index ]; then "
-                + "awk -v w=\"$PWD\" '$5==w || index($5, w \"/.git\")==1 {printf \"M %s %s %s;\", $4, $5, $6}' "
-                + "/proc/self/mountinfo; echo; fi";
-        NativeEngine.Attribution who = new NativeEngine.Attribution(null, "selfcheck-2", "sandbox-check", "self-check");
-        ExecOutcome.Completed r = ne.run(List.of("/bin/bash", "--noprofile", "--norc", "-c", script), who, Map.of(),
-                ws, null, Duration.ofSeconds(20), 1 << 20);
+    }
+
+    /** The shell probe of {@link #repoBatch}: P lines, and the mounts over the git dir when a write got through. */
+    static final String REPO_SCRIPT = "if (echo evil > .git/hooks/pre-commit) 2>/dev/null; then echo 'P hooks 0'; "
+            + "else echo 'P hooks 1'; fi; if (echo '[x]' >> .git/config) 2>/dev/null; then echo 'P config 0'; "
+            + "else echo 'P config 1'; fi; "
+            + "if (echo 'ref: refs/heads/evil' > .git/HEAD) 2>/dev/null || (echo x > .git/index) 2>/dev/null; "
+            + "then echo 'P gitdir 0'; else echo 'P gitdir 1'; fi; "
+            // only when a write got through: the mounts this command saw over the git dir, for the failure detail
+            + "if [ -e .git/hooks/pre-commit ] || grep -q evil .git/HEAD 2>/dev/null || [ -s .git/index ]; then "
+            + "awk -v w=\"$PWD\" '$5==w || index($5, w \"/.git\")==1 {printf \"M %s %s %s;\", $4, $5, $6}' "
+            + "/proc/self/mountinfo; echo; fi";
+
+    /** The two repository probes' verdicts from a run of {@link #REPO_SCRIPT} in {@code ws}. */
+    record RepoVerdict(boolean hooksAndConfig, boolean gitDir, String why) {}
+
+    static RepoVerdict judgeRepo(Path ws, ExecOutcome.Completed r) throws IOException {
         Map<String, String> p = parse(r.stdout());
         boolean ok = "1".equals(p.get("hooks")) && "1".equals(p.get("config"))
                 && !Files.exists(ws.resolve(".git/hooks/pre-commit"))
-                && Files.readString(ws.resolve(".git/config")).equals(config);
+                && Files.readString(ws.resolve(".git/config")).equals(REPO_CONFIG);
         boolean gitdir = "1".equals(p.get("gitdir"))
                 && Files.readString(ws.resolve(".git/HEAD")).equals("ref: refs/heads/main\n")
                 && Files.size(ws.resolve(".git/index")) == 0;
@@ -226,9 +237,19 @@ final class SelfCheck {
         String why = ok && gitdir ? "" : " (saw: " + tail(r.stdout().lines().filter(l -> l.startsWith("P "))
                 .reduce("", (x, y) -> x + y + " ") + " | " + r.stderr()).replace('\n', ' ') + "; exit " + r.exitCode()
                 + (mounts.isEmpty() ? "" : "; mounts: " + mounts.replace(ws.toString(), "<ws>")) + ")";
-        return List.of(probe("git-hooks-denied-repo", ok, "Planting .git/hooks and editing .git/config in a repo refused."
-                + (ok ? "" : why), t0), probe("git-dir-readonly", gitdir, "Writing .git/HEAD and .git/index refused "
-                + "(the whole git control directory is read-only)." + (gitdir ? "" : why), t0));
+        return new RepoVerdict(ok, gitdir, why);
+    }
+
+    private static List<ProbeResult> repoBatch(NativeEngine ne, Path ws) throws IOException {
+        long t0 = System.nanoTime();
+        NativeEngine.Attribution who = new NativeEngine.Attribution(null, "selfcheck-2", "sandbox-check", "self-check");
+        ExecOutcome.Completed r = ne.run(List.of("/bin/bash", "--noprofile", "--norc", "-c", REPO_SCRIPT), who,
+                Map.of(), ws, null, Duration.ofSeconds(20), 1 << 20);
+        RepoVerdict v = judgeRepo(ws, r);
+        return List.of(probe("git-hooks-denied-repo", v.hooksAndConfig(), "Planting .git/hooks and editing .git/config "
+                + "in a repo refused." + (v.hooksAndConfig() ? "" : v.why()), t0), probe("git-dir-readonly", v.gitDir(),
+                "Writing .git/HEAD and .git/index refused (the whole git control directory is read-only)."
+                + (v.gitDir() ? "" : v.why()), t0));
     }
 
     private static String tail(String s) {
