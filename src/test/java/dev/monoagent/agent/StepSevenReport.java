@@ -26,11 +26,13 @@ final class StepSevenReport {
     private StepSevenReport() {}
 
     /**
+     * @param requests how many model requests the run made
      * @param calls   the tool calls' ids the model made
      * @param netCall the call whose network access was blocked
      * @param envCall the call whose write to {@code .env} was refused
      */
-    static void check(Path ws, String runId, String prompt, String answer, String model, List<String> calls,
+    static void check(Path ws, String runId, String prompt, String answer, String model, int requests,
+                      List<String> calls,
                       String netCall, String envCall, String key) throws Exception {
         RunRecords.Run run = RunRecords.read(ws, runId);
         assertTrue(run.problems().isEmpty(), run.problems().toString());
@@ -39,7 +41,8 @@ final class StepSevenReport {
         assertEquals(model, run.model());
         assertEquals(List.of(prompt), run.prompts());
         assertEquals(answer, run.answer());
-        assertEquals(calls.size() + 1, run.modelCalls().size(), "one model request per tool turn and the answer");
+        assertEquals(requests, run.modelCalls().size(), "model requests");
+        assertTrue(run.tokens()[0] > 0 && run.tokens()[2] > 0, "token usage summed");
         Map<String, RunRecords.ToolCall> byId = run.toolCalls().stream()
                 .collect(Collectors.toMap(RunRecords.ToolCall::callId, c -> c));
         assertEquals(Set.copyOf(calls), byId.keySet());
@@ -69,7 +72,7 @@ final class StepSevenReport {
         assertTrue(Pattern.compile("<td>\\w+</td><td>write</td><td>" + Pattern.quote(envCall) + "</td>")
                 .matcher(h).find(), "write violation row");
         assertTrue(h.contains("<dt>Model</dt><dd>" + model), "model in the summary");
-        assertTrue(h.contains("<h2>Model requests (" + (calls.size() + 1) + ")</h2>"), "model requests table");
+        assertTrue(h.contains("<h2>Model requests (" + requests + ")</h2>"), "model requests table");
         CliHarness.Result md = CliHarness.run(ws, env, "runs", "report", runId);
         assertEquals(0, md.exit(), md.err());
         assertTrue(md.out().contains(prompt) && md.out().contains(answer), "prompt and answer in the report");
