@@ -174,6 +174,12 @@ class AgentRunSandboxTest {
                 assertEquals(List.of(r.runId()), conv.runs());
                 assertEquals(16, conv.items().size(), conv.items().toString());
                 assertNoCanary(ws.resolve(".mono-agent"));
+
+                // what a reviewer gets from it: runs list and the Markdown/HTML report hold all of it
+                StepSevenReport.check(ws, r.runId(), "Inspect the repo, run ls, evaluate const n = 40 then n + 2 in "
+                        + "NodeRepl, try curl example.com and write .env.", r.answer(), "gpt-test", 7,
+                        List.of("call_read", "call_grep", "call_ls", "call_n40", "call_n42", "call_curl", "call_env"),
+                        "call_curl", "call_env", KEY);
             }
         }
     }
