@@ -261,8 +261,11 @@ final class NativeEngine implements AutoCloseable {
             r = runOnce(prep, slot, workdir, stdin, timeout, maxBytes, live);
             boolean started = startedMarker(r, prep.startMarker());
             r = stripMarker(r, prep.startMarker());
-            if (prep.reused() && !started && bwrapSetupFailed(r)) {
-                // the prepared wrap no longer fits the filesystem (bwrap refused to set up, nothing ran): wrap fresh
+            if (!started && bwrapSetupFailed(r)) {
+                // the wrap no longer fits the filesystem (bwrap refused to set up, nothing ran — the start marker is
+                // absent): wrap fresh once. A prepared wrap goes stale when the layout changed after it was made; a
+                // fresh one was seen to as well (bwrap "Can't create file at <ws>/.git/hooks: Read-only file system"
+                // right after a repository appeared), so either kind gets one fresh retry
                 prep = prepare(argv, who, extraEnv, before, false, true);
                 running.add(prep.commandId());
                 r = stripMarker(runOnce(prep, slot, workdir, stdin, timeout, maxBytes, live), prep.startMarker());
