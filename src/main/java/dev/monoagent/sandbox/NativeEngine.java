@@ -147,7 +147,9 @@ final class NativeEngine implements AutoCloseable {
         extras.addAll(ReadScope.toolDirs(pathDirs, List.of(tools.node(), tools.bash(), tools.socat(), tools.rg()),
                 env.home()));
         // version-manager roots behind PATH entries (issue 12): readable, with their secrets denied by literal path
-        Toolchains.Plan tc = Toolchains.plan(env, policy.agentWritable());
+        List<Path> readable = new ArrayList<>(extras);
+        readable.addAll(policy.readableRoots());
+        Toolchains.Plan tc = Toolchains.plan(env, policy.agentWritable(), readable);
         extras.addAll(tc.roots());
         List<Path> readDenied = new ArrayList<>(ReadScope.readDenied());
         readDenied.addAll(tc.secrets());

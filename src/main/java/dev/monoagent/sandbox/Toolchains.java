@@ -100,6 +100,15 @@ public final class Toolchains {
      * session.
      */
     public static Plan plan(HostEnv env, Collection<Path> untrusted) {
+        return plan(env, untrusted, List.of());
+    }
+
+    /**
+     * As {@link #plan(HostEnv, Collection)}; {@code readable}: what else the sandbox will read (the configured roots,
+     * the engine's tool dirs). Only the secrets inside (or holding) a readable area are listed: the rest are hidden by
+     * the home deny already, and each listed path costs every command's wrap a lookup.
+     */
+    public static Plan plan(HostEnv env, Collection<Path> untrusted, Collection<Path> readable) {
         Path home = env.home().toAbsolutePath().normalize();
         List<Path> agentDirs = new ArrayList<>();
         for (Path u : untrusted) {
@@ -147,7 +156,20 @@ public final class Toolchains {
                 safe.add(r);
             }
         }
-        Set<Path> allSecrets = new LinkedHashSet<>(secrets);
+        List<Path> areas = new ArrayList<>(safe);
+        areas.addAll(entries(env));
+        for (Path r : readable) {
+            areas.add(r.toAbsolutePath().normalize());
+        }
+        for (Path u : untrusted) {
+            areas.add(u.toAbsolutePath().normalize());
+        }
+        Set<Path> allSecrets = new LinkedHashSet<>();
+        for (Path s : secrets) {
+            if (areas.stream().anyMatch(a -> s.startsWith(a) || a.startsWith(s))) {
+                allSecrets.add(s);
+            }
+        }
         for (Path r : safe) {
             allSecrets.addAll(rootSecrets(r));
         }
@@ -207,13 +229,14 @@ public final class Toolchains {
     }
 
     /**
-     * {@link #ROOT_SECRETS} at the top of {@code root} (whether or not they exist: one created later is denied at the
-     * next wrap) and the existing ones of each installed toolchain in its version dirs (every denied path costs each
-     * wrap a lookup, and there can be dozens of versions; a new version is picked up when the engine re-initialises).
+     * The existing {@link #ROOT_SECRETS} at the top of {@code root} and of each installed toolchain in its version dirs
+     * (every denied path costs each wrap a lookup, and there can be dozens of versions; one that appears later is
+     * picked up when the engine re-initialises — the well-known ones, {@code ~/.cargo/credentials.toml} after a
+     * {@code cargo login}, are in {@link #HOME_SECRETS} and listed whether or not they exist yet).
      */
     static List<Path> rootSecrets(Path root) {
         List<Path> out = new ArrayList<>();
-        ROOT_SECRETS.forEach(s -> out.add(root.resolve(s)));
+        existingSecrets(root, out);
         for (String vd : VERSION_DIRS) {
             for (Path p : list(root.resolve(vd), 200)) {
                 existingSecrets(p, out);
@@ -388,14 +411,16 @@ public final class Toolchains {
      */
     public static List<String> check(HostEnv env, List<Path> roots) {
         Path home = env.home().toAbsolutePath().normalize();
-        Plan plan = plan(env, roots);
+        Plan plan = plan(env, roots, roots);
         List<Path> denied = ReadScope.readDenied();
+        List<Path> allSecrets = new ArrayList<>(secrets(env));
+        allSecrets.addAll(plan.secrets());
         List<String> out = new ArrayList<>();
         out.add("toolchains: " + (plan.roots().isEmpty() ? "no version-manager roots on PATH"
                 : "readable read-only: " + String.join(", ", plan.roots().stream().map(Path::toString).toList()))
                 + "; their secrets stay hidden (" + String.join(" ", HOME_SECRETS.stream().map(s -> "~/" + s).toList())
                 + ", the sign-in store).");
-        Readable r = new Readable(home, plan, roots, entries(env), plan.secrets(), denied);
+        Readable r = new Readable(home, plan, roots, entries(env), allSecrets, denied);
         List<String> problems = new ArrayList<>();
         for (String raw : env.pathEntries()) {
             if (raw.isEmpty() || !Path.of(raw).isAbsolute()) {

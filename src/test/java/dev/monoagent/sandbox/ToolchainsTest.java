@@ -35,10 +35,17 @@ class ToolchainsTest {
             assertTrue(plan.roots().contains(h.resolve(root)), root + " not opened: " + plan.roots());
         }
         assertFalse(plan.roots().stream().anyMatch(h::startsWith), "home itself opened: " + plan.roots());
-        for (String s : List.of(".cargo/credentials.toml", ".npmrc", ".aws", ".ssh", ".config/gh", ".codex",
-                ".config/mono-agent", ".nvm/versions/node/v20.11.1/etc/npmrc", ".m2/settings.xml")) {
+        // secrets inside an opened root are denied (even before they exist: a later `cargo login`); the rest of home
+        // is hidden by the home deny and not listed (each listed path costs every command's wrap a lookup)
+        for (String s : List.of(".cargo/credentials.toml", ".cargo/credentials", ".nvm/versions/node/v20.11.1/etc/npmrc")) {
             assertTrue(plan.secrets().contains(h.resolve(s)), s + " not denied: " + plan.secrets());
         }
+        assertFalse(plan.secrets().contains(h.resolve(".aws")), plan.secrets().toString());
+        // once a root holds them (a readable root of ~/.config), they are listed
+        Toolchains.Plan wide = Toolchains.plan(th.env(env(th.home, "/usr/bin", Map.of())), List.of(),
+                List.of(h.resolve(".config")));
+        assertTrue(wide.secrets().containsAll(List.of(h.resolve(".config/gh"), h.resolve(".config/mono-agent"))),
+                wide.secrets().toString());
     }
 
     @Test
