@@ -151,6 +151,9 @@ final class NativeEngine implements AutoCloseable {
         readable.addAll(policy.readableRoots());
         Toolchains.Plan tc = Toolchains.plan(env, policy.agentWritable(), readable);
         extras.addAll(tc.roots());
+        // a dir inside an opened root is already readable through it: each extra bind costs every command's wrap
+        List<Path> roots = tc.roots();
+        extras.removeIf(x -> roots.stream().anyMatch(r -> !r.equals(x) && x.normalize().startsWith(r)));
         List<Path> readDenied = new ArrayList<>(ReadScope.readDenied());
         readDenied.addAll(tc.secrets());
         return new PolicyCompiler.EngineFacts(env.home(), sessionTmp, tools.bwrap(), tools.socat(), tools.rg(),

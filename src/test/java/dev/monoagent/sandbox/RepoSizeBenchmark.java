@@ -1,0 +1,131 @@
+package dev.monoagent.sandbox;
+
+import dev.monoagent.common.EventSink;
+import dev.monoagent.config.Enums.NetworkMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 12 part 2's baseline: per-command cost of a sandboxed {@code true} at 1k / 10k / 100k workspace files, and the
+ * share of it that is the protected-path scan ({@link ProtectedScan#snapshot}, run before and after each command);
+ * plus the cost of the toolchain roots and secret denies (issue 12 part 1) on the per-command path: the same command
+ * with a PATH holding every manager's layout vs the system dirs only. Run on demand:
+ * {@code mvn -B -q test -Dtest=RepoSizeBenchmark -Dsurefire.failIfNoSpecifiedTests=false} (add
+ * {@code -Dsurefire.extraArgs=-Dbench.toolchainsOnly=true} for the toolchain line alone). Prints; asserts nothing.
+ */
+class RepoSizeBenchmark {
+    private static final int RUNS = 21;
+
+    @Test
+    void benchmark() throws Exception {
+        HostEnv env = TestEngine.env();
+        boolean onlyToolchains = Boolean.getBoolean("bench.toolchainsOnly");
+        Path rg = ((HostTools.Ok) HostTools.find(env)).tools().rg();
+        Path root = Files.createTempDirectory("mono-agent-repo-bench-").toRealPath();
+        try {
+            System.out.printf("%nRepoSizeBenchmark (median ms, %d runs each)%n", RUNS);
+            double base = -1;
+            for (int n : onlyToolchains ? new int[0] : new int[] {1_000, 10_000, 100_000}) {
+                Path ws = Files.createDirectories(root.resolve("ws-" + n));
+                populate(ws, n);
+                try (Sandbox sb = Sandbox.open(TestEngine.config(ws, NetworkMode.NONE, List.of()), EventSink.NONE,
+                        env)) {
+                    ready(sb);
+                    double cmd = median(() -> sb.exec(trueIn(ws)));
+                    NativeEngine ne = sb.engine();
+                    double scan = median(() -> ProtectedScan.snapshot(sb.policy(), ne.denyLiterals(), rg));
+                    if (base < 0) {
+                        base = cmd;
+                    }
+                    System.out.printf("  %,7d files: command %7.1f (%.2fx of 1k; goal <= 1.2x at 100k), one scan "
+                            + "%6.1f%n", n, cmd, cmd / base, scan);
+                }
+            }
+            Path ws = Files.createDirectories(root.resolve("ws-tc"));
+            ToolchainHome th = new ToolchainHome(root.resolve("home"),
+                    ((HostTools.Ok) HostTools.find(env)).tools().node());
+            // both sandboxes open at once and the commands alternate, so load swings hit both sides alike
+            List<Double> plainMs = new ArrayList<>();
+            List<Double> tcMs = new ArrayList<>();
+            try (Sandbox plainSb = Sandbox.open(TestEngine.config(ws, NetworkMode.NONE, List.of()), EventSink.NONE,
+                    env.withHome(th.home));
+                 Sandbox tcSb = Sandbox.open(TestEngine.config(ws, NetworkMode.NONE, List.of()), EventSink.NONE,
+                         th.env(env))) {
+                ready(plainSb);
+                ready(tcSb);
+                plainSb.exec(trueIn(ws));
+                tcSb.exec(trueIn(ws));
+                for (int i = 0; i < RUNS; i++) {
+                    plainMs.add(timed(() -> plainSb.exec(trueIn(ws))));
+                    tcMs.add(timed(() -> tcSb.exec(trueIn(ws))));
+                }
+            }
+            double plain = mid(plainMs);
+            double withTc = mid(tcMs);
+            long t = System.nanoTime();
+            Toolchains.Plan plan = Toolchains.plan(th.env(env), List.of(ws));
+            double planMs = (System.nanoTime() - t) / 1e6;
+            System.out.printf("  toolchains: command with 9 managers on PATH %.1f vs system PATH %.1f (%.2fx); plan "
+                    + "%.1f ms once per engine start (%d roots, %d secret denies)%n", withTc, plain, withTc / plain,
+                    planMs, plan.roots().size(), plan.secrets().size());
+        } finally {
+            SrtRuntime.deleteTree(root);
+        }
+    }
+
+    private static CommandSpec trueIn(Path ws) {
+        return new CommandSpec(List.of("true"), ws, Duration.ofSeconds(30), null, Map.of(), null, null, "bench",
+                1 << 20);
+    }
+
+    private static void ready(Sandbox sb) {
+        if (!"ready".equals(sb.status().state())) {
+            throw new IllegalStateException(sb.status().reason());
+        }
+    }
+
+    /** {@code n} small files, 100 per dir, in a two-level tree (a monorepo's shape, not one flat dir). */
+    private static void populate(Path ws, int n) throws Exception {
+        for (int i = 0; i < n; i++) {
+            Path dir = ws.resolve("pkg" + (i / 10_000)).resolve("mod" + (i / 100 % 100));
+            if (i % 100 == 0) {
+                Files.createDirectories(dir);
+            }
+            Files.writeString(dir.resolve("f" + i + ".txt"), "x\n");
+        }
+    }
+
+    private interface Op {
+        void run() throws Exception;
+    }
+
+    private static double timed(Op op) throws Exception {
+        long t = System.nanoTime();
+        op.run();
+        return (System.nanoTime() - t) / 1e6;
+    }
+
+    private static double mid(List<Double> ms) {
+        List<Double> sorted = new ArrayList<>(ms);
+        Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static double median(Op op) throws Exception {
+        op.run();
+        List<Double> ms = new ArrayList<>();
+        for (int i = 0; i < RUNS; i++) {
+            long t = System.nanoTime();
+            op.run();
+            ms.add((System.nanoTime() - t) / 1e6);
+        }
+        Collections.sort(ms);
+        return ms.get(RUNS / 2);
+    }
+}
