@@ -163,7 +163,12 @@ final class RunsCommand implements Runnable {
             ctx.out().println("  started " + (s.started() == null ? "-" : CLOCK.format(s.started())) + " UTC, "
                     + duration(s.durationMs()) + ", model " + dash(s.model()) + ", " + s.toolCalls()
                     + " tool call(s), " + s.violations() + " violation(s)");
+            // the loop logs each turn's whole text too: its streamed pieces would only repeat it line by line
+            boolean whole = run.events().stream().anyMatch(e -> e instanceof Event.AssistantMessage);
             for (RunRecords.Line l : run.lines()) {
+                if (whole && l.event() instanceof Event.AssistantDelta) {
+                    continue;
+                }
                 ctx.out().printf("%-12s %s%n", l.time() == null ? "-" : TIME.format(l.time()), describe(l));
             }
             warnProblems(ctx, run);
@@ -185,6 +190,11 @@ final class RunsCommand implements Runnable {
             case Event.RunFinished r -> "run finished: " + r.status().wire();
             case Event.UserMessage m -> "user: " + oneLine(m.text(), 300);
             case Event.AssistantDelta d -> "assistant: " + oneLine(d.text(), 300);
+            case Event.AssistantMessage m -> (m.finalAnswer() ? "answer: " : "assistant: ") + oneLine(m.text(), 300);
+            case Event.ModelCallFinished m -> "model turn " + m.turn() + " " + m.provider() + ":" + m.model() + " "
+                    + m.outcome() + ", tokens " + m.inputTokens() + " in / " + m.outputTokens() + " out, "
+                    + m.retries() + " retries, " + m.durationMs() + " ms";
+            case Event.RunFailed f -> "run failed: " + f.kind() + " (" + oneLine(f.message(), 300) + ")";
             case Event.ToolCallStarted s -> s.callId() + " " + s.tool() + " started " + oneLine(s.argsJson(), 300);
             case Event.ToolOutput o -> o.callId() + " output: " + oneLine(o.text(), 300);
             case Event.ToolCallFinished f -> f.callId() + " " + f.tool() + " finished: " + f.statusWord() + " in "

@@ -304,6 +304,29 @@ class RunsCommandTest {
     }
 
     @Test
+    void showReadsTheAgentLoopsTurnsOnceEach(@TempDir Path other) throws Exception {
+        Path dir = Files.createDirectories(other.resolve(".mono-agent/runs/a1"));
+        String t = "\"time\":\"2026-11-30T10:00:0";
+        Files.writeString(dir.resolve("events.jsonl"), String.join("\n",
+                "{\"type\":\"RunStarted\"," + t + "0Z\",\"runId\":\"a1\",\"workspace\":\"/w\"}",
+                "{\"type\":\"AssistantDelta\"," + t + "1Z\",\"runId\":\"a1\",\"text\":\"README.md \"}",
+                "{\"type\":\"AssistantDelta\"," + t + "1Z\",\"runId\":\"a1\",\"text\":\"is there.\"}",
+                "{\"type\":\"ModelCallFinished\"," + t + "1Z\",\"runId\":\"a1\",\"turn\":1,\"provider\":\"openai\","
+                        + "\"model\":\"gpt-5\",\"outcome\":\"stop\",\"inputTokens\":100,\"outputTokens\":20,"
+                        + "\"retries\":1,\"durationMs\":300}",
+                "{\"type\":\"AssistantMessage\"," + t + "1Z\",\"runId\":\"a1\",\"text\":\"README.md is there.\","
+                        + "\"finalAnswer\":true}",
+                "{\"type\":\"RunFinished\"," + t + "2Z\",\"runId\":\"a1\",\"status\":\"completed\"}") + "\n");
+        CliHarness.Result r = CliHarness.run(other, env, "runs", "show", "a1");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("model turn 1 openai:gpt-5 stop, tokens 100 in / 20 out, 1 retries, 300 ms"),
+                r.out());
+        assertTrue(r.out().contains("answer: README.md is there."), r.out());
+        assertFalse(r.out().contains("assistant: "), "streamed pieces are not repeated: " + r.out());
+        assertTrue(r.out().contains("model gpt-5"), r.out());
+    }
+
+    @Test
     void noRunsYetIsAnEmptyListNotAnError(@TempDir Path empty) throws Exception {
         CliHarness.Result r = CliHarness.run(empty, env, "runs", "list");
         assertEquals(0, r.exit(), r.err());
