@@ -82,7 +82,9 @@ class PlantedHostToolTest {
     void plantedNodeIsNeverStartedForNodeRepl() throws Exception {
         Path ws = Fixture.real(Files.createDirectories(tmp.resolve("ws")));
         Path marker = plant(ws, "node");
-        HostEnv env = HostEnv.from(Map.of("PATH", ws.resolve("bin").toString()));
+        // an empty private cache: a managed Node installed there (sandbox setup on a host without one) is not PATH
+        HostEnv env = HostEnv.from(Map.of("PATH", ws.resolve("bin").toString(), "MONO_AGENT_CACHE_DIR",
+                Files.createDirectories(tmp.resolve("empty-cache")).toString()));
         ToolBinaries bins = ToolBinaries.find(env, Fixture.policy(ws));
         assertEquals(null, bins.node());
         try (RunScope scope = new RunScope("r1")) {
