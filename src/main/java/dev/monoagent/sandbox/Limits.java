@@ -51,9 +51,12 @@ final class Limits {
     private final long maxFile;
     private final long tmp;
     private final boolean root;
+    /** cgroup v1: the base in the {@code freezer} hierarchy (null when the host mounts none). */
+    private final Path freezerBase;
 
     private Limits(Kind kind, List<Path> bases, int pids, long memory, long maxFile, long tmp) {
         this.kind = kind;
+        this.freezerBase = kind == Kind.CGROUP_V1 && bases.size() > 2 ? bases.get(2) : null;
         this.bases = bases;
         this.pids = pids;
         this.memory = memory;
@@ -126,9 +129,32 @@ final class Limits {
     /** One command's group (null for rlimits): {@link #wrap} puts the command in it, {@link #release} ends it. */
     final class Slot {
         private final List<Path> groups;
+        /** The group whose freezer stops the command (v2: its group; v1: the freezer group), null: SIGSTOP. */
+        private final Path freezeGroup;
+        private volatile ProcessHandle frozenRoot;
 
         private Slot(List<Path> groups) {
             this.groups = groups;
+            this.freezeGroup = kind == Kind.CGROUP_V2 ? groups.get(0)
+                    : kind == Kind.CGROUP_V1 && groups.size() > 2 ? groups.get(2) : null;
+        }
+
+        /**
+         * Stops every process of the command rooted at {@code root} ({@link Freezer}), verified; until
+         * {@link #thaw()} none of them runs.
+         */
+        Freezer.Result freeze(ProcessHandle root) {
+            Freezer.Result r = Freezer.freeze(freezeGroup, kind == Kind.CGROUP_V2, root);
+            frozenRoot = root;
+            return r;
+        }
+
+        void thaw() {
+            ProcessHandle r = frozenRoot;
+            frozenRoot = null;
+            if (r != null) {
+                Freezer.thaw(freezeGroup, kind == Kind.CGROUP_V2, r);
+            }
         }
 
         /**
@@ -157,6 +183,14 @@ final class Limits {
         /** Kills whatever is still in the group and removes it; returns how many processes were left. */
         int release() {
             int left = 0;
+            ProcessHandle r = frozenRoot;
+            if (r != null) {
+                // a frozen (v1) task dies of SIGKILL only once thawed: kill first, then let it run into the signal
+                Freezer.tree(r).forEach(ProcessHandle::destroyForcibly);
+                groups.forEach(g -> procs(g).forEach(pid -> ProcessHandle.of(pid).ifPresent(
+                        ProcessHandle::destroyForcibly)));
+                thaw();
+            }
             for (Path g : groups) {
                 left = Math.max(left, killAll(g));
             }
@@ -188,6 +222,9 @@ final class Limits {
                 Path m = Files.createDirectory(bases.get(1).resolve(name));
                 groups.add(m);
                 write(m.resolve("memory.limit_in_bytes"), Long.toString(memory));
+                if (freezerBase != null) {
+                    groups.add(Files.createDirectory(freezerBase.resolve(name)));
+                }
             }
         } catch (IOException e) {
             groups.forEach(Limits::removeGroup);
@@ -298,6 +335,7 @@ final class Limits {
         try {
             Path pidsMount = null;
             Path memMount = null;
+            Path freezerMount = null;
             for (String l : Files.readAllLines(Path.of("/proc/self/mounts"))) {
                 String[] f = l.split(" ");
                 if (f.length < 4 || !f[2].equals("cgroup")) {
@@ -310,12 +348,16 @@ final class Limits {
                 if (opts.contains("memory")) {
                     memMount = Path.of(f[1]);
                 }
+                if (opts.contains("freezer")) {
+                    freezerMount = Path.of(f[1]);
+                }
             }
             if (pidsMount == null || memMount == null) {
                 return null;
             }
             String pidsOwn = null;
             String memOwn = null;
+            String freezerOwn = null;
             for (String l : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
                 String[] f = l.split(":", 3);
                 if (f.length == 3 && List.of(f[1].split(",")).contains("pids")) {
@@ -324,6 +366,9 @@ final class Limits {
                 if (f.length == 3 && List.of(f[1].split(",")).contains("memory")) {
                     memOwn = f[2];
                 }
+                if (f.length == 3 && List.of(f[1].split(",")).contains("freezer")) {
+                    freezerOwn = f[2];
+                }
             }
             Path p = under(pidsMount, pidsOwn).resolve(name);
             Path m = under(memMount, memOwn).resolve(name);
@@ -331,6 +376,19 @@ final class Limits {
             Files.createDirectories(m);
             if (!Files.isWritable(p.resolve("cgroup.procs")) || !Files.isWritable(m.resolve("cgroup.procs"))) {
                 return null;
+            }
+            if (freezerMount != null) {
+                // optional: without it a long-lived command is stopped by SIGSTOP between its evaluations
+                try {
+                    Path fz = under(freezerMount, freezerOwn).resolve(name);
+                    Files.createDirectories(fz);
+                    if (Files.isWritable(fz.resolve("freezer.state"))) {
+                        return List.of(p, m, fz);
+                    }
+                    removeGroup(fz);
+                } catch (IOException | RuntimeException e) {
+                    // no usable freezer hierarchy
+                }
             }
             return List.of(p, m);
         } catch (IOException | RuntimeException e) {

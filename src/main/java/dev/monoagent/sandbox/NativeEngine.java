@@ -41,7 +41,12 @@ final class NativeEngine implements AutoCloseable {
 
     /** A wrapped command ready to spawn. */
     record Prepared(String commandId, List<String> argv, Map<String, String> env, ProtectedScan.Snapshot before,
-                    Attribution who, boolean reused, String startMarker) {}
+                    Attribution who, boolean reused, String startMarker) {
+        /** The same command judged from a later snapshot (a long-lived process's last checkpoint). */
+        Prepared since(ProtectedScan.Snapshot later) {
+            return new Prepared(commandId, argv, env, later, who, reused, startMarker);
+        }
+    }
 
     private final HostEnv env;
     private final HostTools tools;
@@ -405,6 +410,7 @@ final class NativeEngine implements AutoCloseable {
         java.util.concurrent.atomic.AtomicReference<ProtectedScan.Snapshot> seen =
                 new java.util.concurrent.atomic.AtomicReference<>(prep.before());
         running.add(prep.commandId());
+        ProcessHandle root = p.toHandle();
         return new SandboxProcess(p, () -> {
             running.remove(prep.commandId());
             slot.release();
@@ -414,30 +420,36 @@ final class NativeEngine implements AutoCloseable {
             } catch (IOException ignored) {
                 // bridge gone: its own exit handler removed the mount points
             }
-            return finish(prep, "", 0);
-        }, callId -> checkpoint(prep.who(), callId, seen));
+            // what earlier checkpoints handled is not reported again
+            return finish(prep.since(seen.get()), "", 0);
+        }, callId -> checkpoint(prep.who(), callId, seen, slot, p), slot::thaw);
     }
 
-    /** A mid-life scan of a long-lived process: new/changed protected files and new repositories, recorded only. */
+    /**
+     * Between two evaluations of a long-lived process: freeze it (verified), then scan and handle what changed since
+     * the last checkpoint like after a command (quarantine, repositories neutralised), attributed to {@code callId}.
+     * A freeze that cannot be verified ends the process: it must never run unobserved after its scan.
+     */
     private List<Violation> checkpoint(Attribution who, String callId,
-                                       java.util.concurrent.atomic.AtomicReference<ProtectedScan.Snapshot> seen) {
+                                       java.util.concurrent.atomic.AtomicReference<ProtectedScan.Snapshot> seen,
+                                       Limits.Slot slot, Process p) {
+        List<Violation> out = new ArrayList<>();
+        Attribution at = new Attribution(who.runId(), callId, who.tool(), who.command());
+        if (slot.freeze(p.toHandle()) instanceof Freezer.Result.Failed f) {
+            ProcessRunner.killGroup(p, "KILL");
+            slot.thaw();
+            Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, at.runId(), callId, at.tool(),
+                    at.command(), null, "the process could not be stopped between evaluations (" + f.why()
+                    + "): it was killed so that nothing runs after the scan");
+            log.record(v);
+            out.add(v);
+            return out;
+        }
         ProtectedScan.Snapshot before = seen.get();
         ProtectedScan.Snapshot now = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
-        seen.set(now);
-        List<Violation> out = new ArrayList<>();
-        for (ProtectedScan.Change c : ProtectedScan.compare(before.files(), now.files())) {
-            out.add(new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), callId, who.tool(),
-                    who.command(), c.path().toString(), (c.created() ? "new protected file written"
-                    : "protected file changed") + " during the evaluation; quarantined when the process stops"));
-        }
-        for (Path r : now.repos()) {
-            if (!before.repos().contains(r) && !r.equals(policy.workspace().resolve(".git"))) {
-                out.add(new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), callId, who.tool(),
-                        who.command(), r.toString(), "git control entry created during the evaluation; taken out of "
-                        + "host git's sight when the process stops"));
-            }
-        }
-        out.forEach(log::record);
+        List<Violation> found = scanResult(at, before, now, " during the evaluation");
+        out.addAll(found);
+        seen.set(found.isEmpty() ? now : ProtectedScan.snapshot(policy, denyLiterals, tools.rg()));
         return out;
     }
 
@@ -447,30 +459,10 @@ final class NativeEngine implements AutoCloseable {
         perCommand.remove(prep.commandId());
         ProtectedScan.Snapshot after = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
         Attribution who = prep.who();
-        List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, prep.before().files(),
-                after.files()));
-        List<ProtectedScan.Change> gitChanges = new ArrayList<>(ProtectedScan.detectGit(policy, prep.before().git(),
-                after.git()));
-        gitChanges.addAll(ProtectedScan.detectRepos(policy, prep.before().repos(), after.repos()));
-        changes.addAll(gitChanges);
+        List<Violation> found = scanResult(who, prep.before(), after, "");
         // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)
-        preparedLayout = changes.isEmpty() ? after.layout() : null;
-        for (ProtectedScan.Change c : changes) {
-            String reason = gitChanges.contains(c)
-                    ? (c.created() && !c.path().equals(policy.workspace().resolve(".git"))
-                            ? "repository created below the workspace (host git would obey its config/hooks); "
-                            : "git redirection entry changed (host git would follow it to other config/hooks); ")
-                            + (c.quarantinedTo() != null ? "moved to " + c.quarantinedTo() + ", " : "")
-                            + "previous state restored where possible"
-                    : c.created()
-                    ? "new protected file written (srt ignores write globs on Linux)"
-                            + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
-                    : "protected file changed";
-            Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
-                    who.command(), c.path().toString(), reason);
-            log.record(v);
-            out.add(v);
-        }
+        preparedLayout = found.isEmpty() ? after.layout() : null;
+        out.addAll(found);
         long tmpFound = limits == null || sessionTmp == null ? -1 : limits.enforceTmp(sessionTmp);
         if (tmpFound >= 0) {
             Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, who.runId(), who.callId(),
@@ -480,6 +472,40 @@ final class NativeEngine implements AutoCloseable {
             out.add(v);
         }
         out.addAll(infer(who, stderr, exit, out));
+        return out;
+    }
+
+    /**
+     * Protected files and git entries changed between two snapshots, handled (new files quarantined, repositories
+     * neutralised, redirections restored) and recorded; only call when nothing sandboxed can touch the tree.
+     */
+    private List<Violation> scanResult(Attribution who, ProtectedScan.Snapshot before, ProtectedScan.Snapshot after,
+                                       String when) {
+        List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, before.files(),
+                after.files()));
+        List<ProtectedScan.Change> gitChanges = new ArrayList<>(ProtectedScan.detectGit(policy, before.git(),
+                after.git()));
+        gitChanges.addAll(ProtectedScan.detectRepos(policy, before.repos(), after.repos()));
+        changes.addAll(gitChanges);
+        List<Violation> out = new ArrayList<>();
+        for (ProtectedScan.Change c : changes) {
+            String reason = gitChanges.contains(c)
+                    ? (c.created() && !c.path().equals(policy.workspace().resolve(".git"))
+                            ? "repository created below the workspace" + when + " (host git would obey its "
+                                    + "config/hooks); "
+                            : "git redirection entry changed" + when + " (host git would follow it to other "
+                                    + "config/hooks); ")
+                            + (c.quarantinedTo() != null ? "moved to " + c.quarantinedTo() + ", " : "")
+                            + "previous state restored where possible"
+                    : c.created()
+                    ? "new protected file written" + when + " (srt ignores write globs on Linux)"
+                            + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
+                    : "protected file changed" + when;
+            Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
+                    who.command(), c.path().toString(), reason);
+            log.record(v);
+            out.add(v);
+        }
         return out;
     }
 

@@ -18,26 +18,38 @@ public final class SandboxProcess {
     private final CompletableFuture<List<Violation>> done;
 
     private final java.util.function.Function<String, List<Violation>> checkpoint;
+    private final Runnable resume;
+    /** Set by a checkpoint that froze the process, cleared by {@link #resume()}. */
+    private volatile boolean frozen;
 
     SandboxProcess(Process process, Supplier<List<Violation>> onExit) {
-        this(process, onExit, callId -> List.of());
+        this(process, onExit, callId -> List.of(), () -> { });
     }
 
     SandboxProcess(Process process, Supplier<List<Violation>> onExit,
-                   java.util.function.Function<String, List<Violation>> checkpoint) {
+                   java.util.function.Function<String, List<Violation>> checkpoint, Runnable resume) {
         this.process = process;
         this.done = process.onExit().thenApplyAsync(p -> onExit.get(),
                 dev.monoagent.common.TaskExecutor.shared().ioExecutor());
         this.checkpoint = checkpoint;
+        this.resume = resume;
     }
 
     /**
-     * Scans the protected paths now, while the process still runs (after each REPL evaluation), and records what
-     * changed since the last checkpoint, attributed to {@code callId}. Record only: nothing is moved while a
-     * sandboxed process can still touch the tree; the scan at exit quarantines.
+     * Between two evaluations: stops every process of the command (verified, see {@link Freezer}; a freeze that cannot
+     * be verified ends the process), then scans the protected paths and handles what changed since the last
+     * checkpoint (attributed to {@code callId}) as after a command: new protected files and repositories are moved
+     * out, since nothing sandboxed can touch the tree until {@link #resume()}.
      */
     public List<Violation> checkpoint(String callId) {
+        frozen = true;
         return checkpoint.apply(callId);
+    }
+
+    /** Lets the process run again (before the next evaluation is sent). */
+    public void resume() {
+        frozen = false;
+        resume.run();
     }
 
     public OutputStream stdin() {
@@ -74,6 +86,12 @@ public final class SandboxProcess {
     /** SIGTERM to the process group, SIGKILL one second later if it is still alive. */
     public void destroy() {
         if (!process.isAlive()) {
+            return;
+        }
+        if (frozen) {
+            // a frozen process cannot act on SIGTERM (and a v1-frozen one dies of SIGKILL only when thawed)
+            ProcessRunner.killGroup(process, "KILL");
+            resume();
             return;
         }
         ProcessRunner.killGroup(process, "TERM");

@@ -142,6 +142,8 @@ final class NodeReplSession implements AutoCloseable {
                 break;
             }
         }
+        // stopped since the last evaluation's scan (see checkpoint): it runs again only while an evaluation is watched
+        process.resume();
         try {
             byte[] head = (body.length + "\n").getBytes(StandardCharsets.US_ASCII);
             byte[] all = new byte[head.length + body.length];
@@ -274,7 +276,10 @@ final class NodeReplSession implements AutoCloseable {
         process.close();
     }
 
-    /** Protected-path changes since the last evaluation (see {@link SandboxPort.LiveProcess#checkpoint}). */
+    /**
+     * Stops the REPL's processes until the next evaluation, then handles protected-path changes since the last one
+     * (see {@link SandboxPort.LiveProcess#checkpoint}).
+     */
     java.util.List<dev.monoagent.common.Violation> checkpoint(String callId) {
         return process.checkpoint(callId);
     }

@@ -62,6 +62,10 @@ public interface SandboxPort {
             return List.of();
         }
 
+        /** Lets a process stopped by {@link #checkpoint} run again, before the next evaluation is sent. */
+        default void resume() {
+        }
+
         /** Kills the process (SIGTERM, SIGKILL after 1 s) and cleans up; idempotent. */
         @Override
         void close();
@@ -105,6 +109,11 @@ public interface SandboxPort {
             @Override
             public List<Violation> checkpoint(String callId) {
                 return p.checkpoint(callId);
+            }
+
+            @Override
+            public void resume() {
+                p.resume();
             }
 
             @Override
