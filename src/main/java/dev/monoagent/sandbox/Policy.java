@@ -101,13 +101,17 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
      * Files and dirs the host — or a tool the user runs on the host — reads and then executes, at any depth below a
      * writable root: Claude Code's project settings (hooks run on the host) and the hook managers a git hook hands
      * control to (husky's {@code .husky/<hook>}, lefthook's config and script dir, pre-commit's config, a custom
-     * {@code .githooks/}). Existing ones are denied to the engine literally; new ones are quarantined after the
-     * command, like a new {@code .env.*}.
+     * {@code .githooks/}), and the project configs through which a host tool runs code the agent chose: npm's
+     * {@code .npmrc} ({@code script-shell}, {@code node-options}), yarn's {@code .yarnrc}/{@code .yarnrc.yml}
+     * ({@code yarnPath}), pnpm's {@code .pnpmfile.cjs}, direnv's {@code .envrc} and {@code .direnv/} (sourced by the
+     * user's shell). Existing ones are denied to the engine literally; new ones are quarantined after the command,
+     * like a new {@code .env.*}.
      */
     public static final List<String> HOST_EXECUTED = List.of(".claude/settings.json", ".claude/settings.local.json",
             ".husky", ".githooks", ".lefthook", "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml",
             "lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yml", ".lefthook-local.yaml",
-            ".pre-commit-config.yaml", ".pre-commit-config.yml");
+            ".pre-commit-config.yaml", ".pre-commit-config.yml",
+            ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".envrc", ".direnv");
 
     /**
      * Why a path may not be written, or null when it may: {@link #protection} first, then the writable roots. The

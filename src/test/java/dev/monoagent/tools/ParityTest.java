@@ -34,7 +34,8 @@ class ParityTest {
             ".husky/pre-commit", ".husky/_/pre-commit", "lefthook.yml", ".pre-commit-config.yaml",
             ".githooks/pre-commit", ".claude/settings.json", ".claude/settings.local.json",
             ".claude/commands/x.md", ".vscode/settings.json", ".idea/workspace.xml", ".bashrc", "sub/.profile",
-            ".gitmodules", ".mcp.json", ".mono-agent/violations.jsonl");
+            ".gitmodules", ".mcp.json", ".mono-agent/violations.jsonl",
+            ".npmrc", "app/.npmrc", ".envrc", ".direnv/x", ".yarnrc.yml", ".pnpmfile.cjs");
 
     @TempDir
     Path tmp;
