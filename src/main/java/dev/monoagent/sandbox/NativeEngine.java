@@ -41,10 +41,10 @@ final class NativeEngine implements AutoCloseable {
 
     /** A wrapped command ready to spawn. */
     record Prepared(String commandId, List<String> argv, Map<String, String> env, ProtectedScan.Snapshot before,
-                    Attribution who, boolean reused, String startMarker) {
-        /** The same command judged from a later snapshot (a long-lived process's last checkpoint). */
-        Prepared since(ProtectedScan.Snapshot later) {
-            return new Prepared(commandId, argv, env, later, who, reused, startMarker);
+                    Attribution who, boolean reused, String startMarker, long watchMark) {
+        /** The same command judged from a later snapshot and watch mark (a long-lived process's last checkpoint). */
+        Prepared since(ProtectedScan.Snapshot later, long mark) {
+            return new Prepared(commandId, argv, env, later, who, reused, startMarker, mark);
         }
     }
 
@@ -74,6 +74,8 @@ final class NativeEngine implements AutoCloseable {
     private volatile String preparedLayout;
     private Path sessionTmp;
     private volatile Limits limits;
+    /** Protected names appearing while commands run (null: no watch service on this host). */
+    private volatile ProtectedWatch watch;
     /** How engines pick their limits; tests swap in small ones so a memory or file cap trips in a second. */
     static volatile java.util.function.Supplier<Limits> limitsFactory = Limits::detect;
 
@@ -89,6 +91,11 @@ final class NativeEngine implements AutoCloseable {
 
     Policy policy() {
         return policy;
+    }
+
+    private long watchMark() {
+        ProtectedWatch w = watch;
+        return w == null ? -1 : w.mark();
     }
 
     Path sessionTmp() {
@@ -130,6 +137,8 @@ final class NativeEngine implements AutoCloseable {
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, setsid, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
         init = bridge.init(compileConfig(), Duration.ofSeconds(30));
+        watch = ProtectedWatch.start(policy, () -> denyLiterals, Files.createTempDirectory(base, "w-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
         preparedLayout = ProtectedScan.snapshot(policy, denyLiterals, tools.rg()).layout();
         return init;
     }
@@ -224,7 +233,7 @@ final class NativeEngine implements AutoCloseable {
                 : Set.copyOf(HostPorts.v6Only(Path.of("/proc/net/tcp"), List.of()));
         e.put("MONO_AGENT_CMD", CommandScript.build(argv, ports, v6, tools.socat().toString(), marker));
         return new Prepared(w.commandId(), List.of(tools.bash().toString(), "-c", w.wrapped()), e, before, who,
-                w.prepared(), marker);
+                w.prepared(), marker, watchMark());
     }
 
     private void reinit() throws IOException {
@@ -407,10 +416,9 @@ final class NativeEngine implements AutoCloseable {
             throw e;
         }
         longLived.incrementAndGet();
-        java.util.concurrent.atomic.AtomicReference<ProtectedScan.Snapshot> seen =
-                new java.util.concurrent.atomic.AtomicReference<>(prep.before());
+        java.util.concurrent.atomic.AtomicReference<Prepared> seen = new java.util.concurrent.atomic.AtomicReference<>(
+                prep);
         running.add(prep.commandId());
-        ProcessHandle root = p.toHandle();
         return new SandboxProcess(p, () -> {
             running.remove(prep.commandId());
             slot.release();
@@ -421,7 +429,7 @@ final class NativeEngine implements AutoCloseable {
                 // bridge gone: its own exit handler removed the mount points
             }
             // what earlier checkpoints handled is not reported again
-            return finish(prep.since(seen.get()), "", 0);
+            return finish(seen.get(), "", 0);
         }, callId -> checkpoint(prep.who(), callId, seen, slot, p), slot::thaw);
     }
 
@@ -431,7 +439,7 @@ final class NativeEngine implements AutoCloseable {
      * A freeze that cannot be verified ends the process: it must never run unobserved after its scan.
      */
     private List<Violation> checkpoint(Attribution who, String callId,
-                                       java.util.concurrent.atomic.AtomicReference<ProtectedScan.Snapshot> seen,
+                                       java.util.concurrent.atomic.AtomicReference<Prepared> seen,
                                        Limits.Slot slot, Process p) {
         List<Violation> out = new ArrayList<>();
         Attribution at = new Attribution(who.runId(), callId, who.tool(), who.command());
@@ -445,11 +453,13 @@ final class NativeEngine implements AutoCloseable {
             out.add(v);
             return out;
         }
-        ProtectedScan.Snapshot before = seen.get();
+        Prepared last = seen.get();
+        syncWatch();
+        long mark = watchMark();
         ProtectedScan.Snapshot now = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
-        List<Violation> found = scanResult(at, before, now, " during the evaluation");
+        List<Violation> found = scanResult(at, last.before(), now, last.watchMark(), " during the evaluation");
         out.addAll(found);
-        seen.set(found.isEmpty() ? now : ProtectedScan.snapshot(policy, denyLiterals, tools.rg()));
+        seen.set(last.since(found.isEmpty() ? now : ProtectedScan.snapshot(policy, denyLiterals, tools.rg()), mark));
         return out;
     }
 
@@ -457,9 +467,10 @@ final class NativeEngine implements AutoCloseable {
     List<Violation> finish(Prepared prep, String stderr, int exit) {
         List<Violation> out = new ArrayList<>(perCommand.getOrDefault(prep.commandId(), List.of()));
         perCommand.remove(prep.commandId());
+        syncWatch();
         ProtectedScan.Snapshot after = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
         Attribution who = prep.who();
-        List<Violation> found = scanResult(who, prep.before(), after, "");
+        List<Violation> found = scanResult(who, prep.before(), after, prep.watchMark(), "");
         // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)
         preparedLayout = found.isEmpty() ? after.layout() : null;
         out.addAll(found);
@@ -475,19 +486,59 @@ final class NativeEngine implements AutoCloseable {
         return out;
     }
 
+    /** Reads every watch event that happened so far (before the after-command snapshot). */
+    private void syncWatch() {
+        ProtectedWatch w = watch;
+        if (w != null) {
+            w.sync();
+        }
+    }
+
+    /**
+     * Protected paths the watch saw created since {@code mark} that are gone by the {@code after} snapshot: written
+     * and deleted (or renamed away) within the command, so no scan can find them, but a host process could have read
+     * (or host git obeyed) them meanwhile. Recorded; a lost-events overflow is recorded too.
+     */
+    private List<Violation> vanished(Attribution who, ProtectedScan.Snapshot after, long mark, String when) {
+        ProtectedWatch w = watch;
+        List<Violation> out = new ArrayList<>();
+        if (w == null || mark < 0) {
+            return out;
+        }
+        for (Path p : w.createdSince(mark)) {
+            if (after.files().containsKey(p) || after.repos().contains(p) || Files.exists(p,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                continue; // still there: the scan handles it
+            }
+            boolean git = p.getFileName().toString().equals(".git");
+            out.add(new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
+                    who.command(), p.toString(), (git ? "repository" : "protected file") + " created and deleted"
+                    + (when.isEmpty() ? " during the command" : when) + " (gone before the scan; a host process could "
+                    + (git ? "have run git in it" : "have read it") + " meanwhile)"));
+        }
+        if (w.overflowedSince(mark)) {
+            out.add(new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, who.runId(), who.callId(), who.tool(),
+                    who.command(), policy.workspace().toString(), "the file watch lost events (queue overflow)"
+                    + (when.isEmpty() ? " during the command" : when) + ": a protected file created and deleted "
+                    + "meanwhile may be unrecorded"));
+        }
+        out.forEach(log::record);
+        return out;
+    }
+
     /**
      * Protected files and git entries changed between two snapshots, handled (new files quarantined, repositories
      * neutralised, redirections restored) and recorded; only call when nothing sandboxed can touch the tree.
      */
     private List<Violation> scanResult(Attribution who, ProtectedScan.Snapshot before, ProtectedScan.Snapshot after,
-                                       String when) {
+                                       long watchMark, String when) {
+        List<Violation> out = new ArrayList<>(vanished(who, after, watchMark, when));
         List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, before.files(),
                 after.files()));
         List<ProtectedScan.Change> gitChanges = new ArrayList<>(ProtectedScan.detectGit(policy, before.git(),
                 after.git()));
         gitChanges.addAll(ProtectedScan.detectRepos(policy, before.repos(), after.repos()));
         changes.addAll(gitChanges);
-        List<Violation> out = new ArrayList<>();
         for (ProtectedScan.Change c : changes) {
             String reason = gitChanges.contains(c)
                     ? (c.created() && !c.path().equals(policy.workspace().resolve(".git"))
@@ -667,6 +718,10 @@ final class NativeEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        ProtectedWatch w = watch;
+        if (w != null) {
+            w.close();
+        }
         SrtBridge b = bridge;
         if (b != null) {
             b.close();

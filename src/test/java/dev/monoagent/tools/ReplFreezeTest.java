@@ -86,6 +86,38 @@ class ReplFreezeTest {
         }
     }
 
+    /**
+     * The red team's E1 ending: what the timers planted they delete again before the next scan. Inside the
+     * evaluation's window that is still recorded (the watch sees the name appear), attributed to that evaluation.
+     */
+    @Test
+    void plantedAndDeletedBetweenScansIsStillRecorded() throws Exception {
+        Path ws = SandboxedToolsTest.workspace(tmp);
+        LoadedConfig cfg = SandboxedToolsTest.config(ws, Enums.NetworkMode.NONE);
+        List<Event> events = new CopyOnWriteArrayList<>();
+        try (Sandbox sb = Sandbox.open(cfg, events::add, dev.monoagent.sandbox.TestEngine.env());
+             Tools tools = Tools.open(cfg, sb, events::add)) {
+            assertEquals("ready", sb.status().state(), String.join("\n", sb.status().lines()));
+            Tools.Run run = tools.run("run-freeze2");
+            String w = ws.toString();
+            String arm = "const fs = require('fs');"
+                    + "setTimeout(() => { fs.writeFileSync('" + w + "/.env.gone', 'S=1');"
+                    + " fs.mkdirSync('" + w + "/r/.git', {recursive: true});"
+                    + " setTimeout(() => { fs.rmSync('" + w + "/.env.gone'); fs.rmSync('" + w + "/r/.git',"
+                    + " {recursive: true}); }, 100); }, 300); 'armed'";
+            assertEquals("'armed'", run.call("c-g1", "NodeRepl", json("code", arm)).text());
+            TimeUnit.MILLISECONDS.sleep(1000);
+            assertEquals("2", run.call("c-g2", "NodeRepl", json("code",
+                    "await new Promise(r => setTimeout(r, 600)); 1 + 1")).text());
+            List<Violation> vs = new java.util.ArrayList<>(SandboxedToolsTest.violations(events, "c-g1"));
+            vs.addAll(SandboxedToolsTest.violations(events, "c-g2"));
+            assertTrue(vs.stream().anyMatch(v -> v.target() != null && v.target().endsWith(".env.gone")
+                    && v.reason().contains("created and deleted")), "the transient .env.gone is recorded: " + vs);
+            assertTrue(vs.stream().anyMatch(v -> v.target() != null && v.target().endsWith("r/.git")
+                    && v.reason().contains("created and deleted")), "the transient r/.git is recorded: " + vs);
+        }
+    }
+
     private static long size(Path f) throws java.io.IOException {
         return Files.exists(f) ? Files.size(f) : -1;
     }
