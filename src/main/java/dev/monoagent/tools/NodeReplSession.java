@@ -45,6 +45,8 @@ final class NodeReplSession implements AutoCloseable {
     private volatile boolean dead;
     /** Why the reader stopped the process (an oversized frame), shown with the "state lost" result. */
     private volatile String killedBecause;
+    /** Set when the reader stopped the process because a frame failed authentication. */
+    private volatile String forged;
 
     /** A started session, or the reason it did not start. */
     sealed interface Start {
@@ -125,7 +127,12 @@ final class NodeReplSession implements AutoCloseable {
 
         record TimedOut() implements Reply {}
 
-        record Exited(String stray) implements Reply {}
+        /** {@code forged}: why the host ended the REPL when a reply frame failed authentication, else null. */
+        record Exited(String stray, String forged) implements Reply {
+            Exited(String stray) {
+                this(stray, null);
+            }
+        }
     }
 
     synchronized Reply eval(String code, Duration timeout) {
@@ -157,11 +164,11 @@ final class NodeReplSession implements AutoCloseable {
         try {
             JsonNode frame = await(id, timeout);
             if (frame == null) {
-                return dead ? new Reply.Exited(strayText()) : new Reply.TimedOut();
+                return dead ? new Reply.Exited(strayText(), forged) : new Reply.TimedOut();
             }
             return new Reply.Done(frame, strayText());
         } catch (IOException e) {
-            return new Reply.Exited(strayText());
+            return new Reply.Exited(strayText(), forged);
         }
     }
 
@@ -224,7 +231,12 @@ final class NodeReplSession implements AutoCloseable {
                 }
                 replies.addAll(got);
             }
-        } catch (ReplFrames.Overflow | ReplFrames.Forged e) {
+        } catch (ReplFrames.Forged e) {
+            killedBecause = e.getMessage();
+            forged = e.getMessage();
+            dead = true;
+            process.close();
+        } catch (ReplFrames.Overflow e) {
             // a reply larger than the host will buffer, or bytes posing as a reply: the stream is unusable (or
             // untrustworthy), so the REPL and its state go
             killedBecause = e.getMessage();

@@ -1,7 +1,9 @@
 package dev.monoagent.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.monoagent.common.Violation;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * NodeRepl: evaluates JavaScript in the run's persistent Node REPL (started lazily inside the sandbox on first use).
@@ -76,6 +78,11 @@ final class NodeReplTool extends BasicTool {
             }
             case NodeReplSession.Reply.Exited e -> {
                 scope.discard(SCOPE_KEY);
+                if (e.forged() != null) {
+                    // sandboxed code tried to pass bytes off as a result: on the record, not only in the text
+                    ctx.report(new Violation(Instant.now(), Violation.Tier.DETECTED, Violation.Kind.OTHER,
+                            ctx.runId(), ctx.callId(), ToolNames.NODE_REPL, null, null, e.forged()));
+                }
                 yield new ToolResult.Failed(ToolResult.FAILED, (e.stray().isBlank() ? "" : e.stray().strip() + "\n")
                         + "Error: the NodeRepl process exited; its state was lost. The next NodeRepl call starts a "
                         + "fresh REPL.");

@@ -18,6 +18,8 @@ import java.util.List;
  * user's code runs in. Bytes before a marker are stray output (what the program wrote to fd 1 itself). A marker
  * followed by anything but a frame whose MAC verifies is {@link Forged}: the real server never writes one, so code in
  * the REPL tried to pass bytes off as a reply (or interleaved its bytes with a real one) and the caller ends the REPL.
+ * Not a proof of origin: code in the worker can read the key from {@code /proc/self/mem}, so a reply is data from
+ * sandboxed code (docs/sandbox-probes.md, "What a NodeRepl result is").
  * Incremental: feed chunks as they arrive; a marker or body split across chunks is kept until complete.
  * <p>Both buffers are bounded because the bytes come from sandboxed code: stray output beyond {@link #MAX_STRAY}
  * is counted and dropped, and a frame claiming a body over {@link #MAX_BODY} is {@link Overflow} (the caller kills

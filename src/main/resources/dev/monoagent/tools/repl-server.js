@@ -9,8 +9,9 @@
 // fd 1 as "\n\x01MONO-REPL <id> <bytes> <hmac>\n<json>" with hmac = HMAC-SHA256(key, "<id>\n" + json): it binds the
 // reply to its request and to its exact bytes, so neither a frame written by user code (which shares fd 1) nor one
 // whose body another writer's bytes interleaved with can pass; the host ends the REPL on the first frame that fails.
-// Known limit: the key is in this process's memory, which code in the worker could scan (/proc/self/mem) for 32
-// random bytes with no marker next to them; the host allows one wrong guess per REPL, after which the REPL is gone.
+// Known limit (not fixable in one process): the key is in this process's memory, which code in the worker can read
+// through /proc/self/mem (the red team found it and signed a forged reply). The frames separate program output from
+// replies; they do not make a reply trustworthy once agent code ran here. See docs/sandbox-probes.md.
 (function monoAgentReplServer() {
 const fs = require('node:fs');
 const crypto = require('node:crypto');

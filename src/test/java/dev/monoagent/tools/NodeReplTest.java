@@ -22,13 +22,14 @@ class NodeReplTest {
     ToolOrchestrator orch;
     RunScope scope;
     int n;
+    final List<dev.monoagent.common.Event> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeEach
     void setUp() {
         port = new HostProcessPort();
         Path ws = Fixture.real(tmp);
         orch = new ToolOrchestrator(new ToolRegistry(ToolPolicy.ALL, List.of(new NodeReplTool(Duration.ofSeconds(3)))),
-                ws, Fixture.policy(ws), port, e -> { }, ws.resolve(".mono-agent/artifacts"));
+                ws, Fixture.policy(ws), port, events::add, ws.resolve(".mono-agent/artifacts"));
         scope = new RunScope("run-a");
     }
 
@@ -106,6 +107,10 @@ class NodeReplTest {
         var f = assertInstanceOf(ToolResult.Failed.class, r, r.text());
         assertTrue(f.text().contains("integrity check"), f.text());
         assertFalse(f.text().contains("'real'"));
+        // and it is on the record (issue 9, red team E2: a forgery left no trace)
+        assertTrue(events.stream().anyMatch(e -> e instanceof dev.monoagent.common.Event.ViolationObserved v
+                && v.violation().reason().contains("integrity check") && ("c" + n).equals(v.violation().callId())),
+                "the forged frame is recorded as a violation: " + events);
         assertEquals("'undefined'", ok("typeof before"), "the next call runs in a fresh REPL");
     }
 
@@ -202,7 +207,7 @@ class NodeReplTest {
         // a heap snapshot takes seconds on a loaded machine: this test's REPL gets a longer evaluation timeout
         Path ws = Fixture.real(tmp);
         orch = new ToolOrchestrator(new ToolRegistry(ToolPolicy.ALL, List.of(new NodeReplTool(Duration.ofSeconds(60)))),
-                ws, Fixture.policy(ws), port, e -> { }, ws.resolve(".mono-agent/artifacts"));
+                ws, Fixture.policy(ws), port, events::add, ws.resolve(".mono-agent/artifacts"));
         assertEquals("'armed'", ok(attack));
         ToolResult later = js("await new Promise(r => setTimeout(r, 600)); 'human result'");
         assertFalse(later.text().contains("FORGED"), later.text());
