@@ -171,6 +171,20 @@ public final class AgentService implements AutoCloseable {
         return s != null ? s.policy() : Sandbox.policyFor(config, env);
     }
 
+    /**
+     * Re-proves the engine from scratch ({@code sandbox check} sent to a running instance): the self-check runs again
+     * and an engine that had failed is usable again when it passes. Opens the engine first when it was not yet.
+     */
+    public SandboxStatus recheck() {
+        Sandbox s = engineIfOpen();
+        if (s == null) {
+            openEngineNow();
+            return sandboxStatus();
+        }
+        s.check();
+        return s.status();
+    }
+
     /** The sandbox state: the live engine's, the cheap on-disk one before it opens, or why it could not open. */
     public SandboxStatus sandboxStatus() {
         Sandbox s = engineIfOpen();

@@ -137,6 +137,19 @@ public final class ControlClient {
         }
     }
 
+    /**
+     * Asks the instance to re-run its sandbox self-check (reviving a failed engine); its status afterwards, or empty
+     * when no instance answers.
+     *
+     * @throws ControlException when the instance answers but cannot re-check
+     */
+    public Optional<InstanceStatus> recheck() {
+        return exchange(new Request("check"), CHECK_WAIT).map(Reply::status);
+    }
+
+    /** A self-check on a loaded 2-core machine has taken over 20 s; the control wait is for quick answers. */
+    static final java.time.Duration CHECK_WAIT = java.time.Duration.ofMinutes(3);
+
     private Optional<InstanceStatus> call(String op) {
         return exchange(new Request(op), CONTROL_WAIT).map(Reply::status);
     }

@@ -124,6 +124,12 @@ public final class ControlServer implements AutoCloseable {
                 ControlProtocol.write(client, new Reply(true, null, handler.status()));
                 handler.stop();
             }
+            case "check" -> {
+                InstanceStatus st = handler.recheck();
+                ControlProtocol.write(client, st == null
+                        ? new Reply(false, "this instance cannot re-check its sandbox", null)
+                        : new Reply(true, null, st));
+            }
             case "tool" -> {
                 ToolCallReply r = handler.callTool(req.tool(), req.args() == null ? "{}" : req.args(), req.runId());
                 ControlProtocol.write(client, r == null

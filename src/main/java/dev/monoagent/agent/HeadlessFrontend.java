@@ -49,6 +49,12 @@ public final class HeadlessFrontend implements Frontend {
                 public AgentService agentService() {
                     return services;
                 }
+
+                @Override
+                public InstanceStatus recheck() {
+                    services.recheck();
+                    return services.instanceStatus(startedAt, kind());
+                }
             };
             Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, pool.executor());
             if (acq instanceof Instance.AlreadyRunning) {

@@ -30,4 +30,13 @@ public interface InstanceHandler {
     default AgentService agentService() {
         return null;
     }
+
+    /**
+     * {@code sandbox check} against the running instance: re-proves its engine from scratch (a failed engine comes
+     * back when the check passes) and returns the status after it, or null when this instance cannot. Blocks for the
+     * length of a self-check.
+     */
+    default InstanceStatus recheck() {
+        return null;
+    }
 }

@@ -188,6 +188,10 @@ final class SandboxCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             LoadedConfig lc = options.load(ctx);
+            Integer viaInstance = recheckInstance(ctx, lc, json);
+            if (viaInstance != null) {
+                return viaInstance;
+            }
             try (Sandbox sb = Sandbox.open(lc, e -> { }, host(ctx), true)) {
                 SandboxStatus s = sb.status();
                 if (json) {
@@ -203,6 +207,44 @@ final class SandboxCommand implements Runnable {
                 return verdict(ctx, s);
             }
         }
+    }
+
+    /**
+     * A running instance for this workspace re-proves its own engine (which revives one whose engine had failed; a
+     * separate check here would prove a different engine and leave the instance as it was). Null when none answers.
+     */
+    static Integer recheckInstance(CliContext ctx, LoadedConfig lc, boolean json) throws Exception {
+            java.util.Optional<dev.monoagent.agent.InstanceStatus> inst;
+            try {
+                inst = dev.monoagent.agent.ControlClient.forWorkspace(lc.workspace()).recheck();
+            } catch (dev.monoagent.agent.ControlClient.ControlException e) {
+                ctx.err().println("mono-agent: the running instance could not re-check its sandbox (" + e.getMessage()
+                        + "); checking here instead");
+                return null;
+            }
+            if (inst.isEmpty()) {
+                return null;
+            }
+            dev.monoagent.agent.SandboxSummary s = inst.get().sandbox();
+            boolean ok = s.effective() == dev.monoagent.common.Effective.NATIVE
+                    || s.effective() == dev.monoagent.common.Effective.OFF;
+            if (json) {
+                ObjectNode n = JSON.createObjectNode();
+                n.put("ok", ok);
+                n.put("instancePid", inst.get().pid());
+                ArrayNode lines = n.putArray("sandbox");
+                s.lines().forEach(lines::add);
+                ctx.out().println(JSON.writeValueAsString(n));
+            } else {
+                ctx.out().println("Re-checked the running instance (pid " + inst.get().pid() + "):");
+                s.lines().forEach(l -> ctx.out().println("  " + l));
+            }
+            if (!ok) {
+                ctx.err().println("mono-agent: " + CHECK_FAILED + " " + (s.detail() == null ? s.effective().wire()
+                        : s.detail()));
+                return ExitCodes.ERROR;
+            }
+            return ExitCodes.OK;
     }
 
     /** {@code sandbox run [--json] -- CMD...}: one command under the policy; exits with the command's code. */

@@ -87,6 +87,12 @@ public final class WorkbenchFrontend implements Frontend {
             public dev.monoagent.agent.AgentService agentService() {
                 return services;
             }
+
+            @Override
+            public InstanceStatus recheck() {
+                services.recheck();
+                return services.instanceStatus(startedAt, kind());
+            }
         };
         Instance.Acquisition acq = Instance.acquire(options.workspace(), handler, executor.background());
         if (acq instanceof Instance.AlreadyRunning) {

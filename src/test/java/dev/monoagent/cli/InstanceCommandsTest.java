@@ -8,6 +8,7 @@ import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.sandbox.TestEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,25 @@ class InstanceCommandsTest {
         assertTrue(denied.out().contains("\"kind\":\"write\""), denied.out());
         assertTrue(!Files.exists(ws.resolve(".env")) || Files.readString(ws.resolve(".env")).isEmpty());
 
+        // issue 9c: commands through the instance run under the per-command limits (the red team ran 1,500
+        // processes that way): the command's own pids group, with its cap, is what /proc/self/cgroup names
+        Files.writeString(ws.resolve("limits.sh"), """
+                awk -F: '$2 ~ /(^|,)pids(,|$)/ {print "/sys/fs/cgroup/pids" $3} $1 == "0" {print "/sys/fs/cgroup" $3}' \
+                  /proc/self/cgroup | while read -r d; do [ -f "$d/pids.max" ] && echo "pids.max=$(cat "$d/pids.max") in $d"; done
+                """);
+        CliHarness.Result lim = run("tools", "call", "Bash", "{\"command\":\"bash limits.sh\"}", "--run-id", "r1");
+        assertTrue(lim.out().contains("pids.max=1024 in ") && lim.out().contains("mono-agent-"),
+                lim.out() + lim.err());
+        // and the instance's NodeRepl does not run between calls (red team E1 went through the instance)
+        CliHarness.Result tick = run("tools", "call", "NodeRepl", "{\"code\":\"setInterval(() => require('fs')"
+                + ".appendFileSync('tick.txt', 'x'), 20); 'ticking'\"}", "--run-id", "r1");
+        assertTrue(tick.out().contains("'ticking'"), tick.out() + tick.err());
+        Thread.sleep(300);
+        long ticks = Files.exists(ws.resolve("tick.txt")) ? Files.size(ws.resolve("tick.txt")) : 0;
+        Thread.sleep(700);
+        assertEquals(ticks, Files.exists(ws.resolve("tick.txt")) ? Files.size(ws.resolve("tick.txt")) : 0,
+                "the instance's REPL ran between calls");
+
         // the agent's sandbox must not reach the control socket: try to stop the instance through it three ways
         Files.writeString(ws.resolve("probe.sh"), """
                 sock=.mono-agent/control/instance.sock
@@ -97,6 +117,22 @@ class InstanceCommandsTest {
         assertFalse(viaSandbox.out().contains("node=connected"), viaSandbox.out());
         Thread.sleep(500);
         assertTrue(run("status").out().contains("state: running (pid "), "the instance must survive the attempts");
+
+        // issue 9c: `sandbox check` revives a running instance whose engine died (it used to prove a separate engine
+        // and leave the instance broken until a restart)
+        long instancePid = Long.parseLong(status.replaceAll("(?s).*state: running \\(pid (\\d+).*", "$1"));
+        List<ProcessHandle> bridges = ProcessHandle.of(instancePid).orElseThrow().descendants()
+                .filter(p -> p.info().commandLine().orElse("").contains("--input-type=module")).toList();
+        assertFalse(bridges.isEmpty(), "the instance's srt bridge process");
+        bridges.forEach(ProcessHandle::destroyForcibly);
+        Thread.sleep(500);
+        CliHarness.Result broken = run("tools", "call", "Bash", "{\"command\":\"echo alive\"}", "--run-id", "r3");
+        assertFalse(broken.out().contains("alive"), broken.out() + broken.err());
+        CliHarness.Result check = run("sandbox", "check");
+        assertEquals(0, check.exit(), check.out() + check.err());
+        assertTrue(check.out().contains("Re-checked the running instance (pid " + instancePid + ")"), check.out());
+        CliHarness.Result revived = run("tools", "call", "Bash", "{\"command\":\"echo alive\"}", "--run-id", "r3");
+        assertEquals("alive", revived.out().strip(), revived.out() + revived.err());
 
         CliHarness.Result again = run("start", "--headless");
         assertEquals(0, again.exit());
