@@ -15,6 +15,7 @@ import dev.monoagent.sandbox.ExecOutcome;
 import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Policy;
 import dev.monoagent.sandbox.Sandbox;
+import dev.monoagent.sandbox.SandboxState;
 import dev.monoagent.sandbox.SandboxStatus;
 import dev.monoagent.sandbox.ToolBinaries;
 import dev.monoagent.tools.MemoryTools;
@@ -195,11 +196,22 @@ public final class AgentService implements AutoCloseable {
             return Sandbox.withoutEngine(config, "engine failed to open: " + failure());
         }
         try {
-            return Sandbox.quickStatus(config, env);
+            SandboxStatus q = Sandbox.quickStatus(config, env);
+            if (opening && !engine.isDone() && q.current() instanceof SandboxState.Unavailable u
+                    && (u.reason().endsWith("last self-check failed") || u.reason().contains("not yet proven"))) {
+                // the on-disk record is the last check of any workspace on this host, possibly an old failure:
+                // while this instance proves its engine, say that instead of a stale verdict
+                return new SandboxStatus(new SandboxState.Unavailable("sandbox_unavailable: " + PROVING),
+                        q.engine(), q.fallback(), q.lastVerified(), q.probes());
+            }
+            return q;
         } catch (RuntimeException e) {
             return Sandbox.withoutEngine(config, "sandbox status failed: " + e.getMessage());
         }
     }
+
+    /** The status detail while the engine is being proven (the instance just started, or a re-check runs). */
+    public static final String PROVING = "proving the engine now (self-check running)";
 
     private String failure() {
         try {

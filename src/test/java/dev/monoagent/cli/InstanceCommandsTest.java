@@ -132,7 +132,7 @@ class InstanceCommandsTest {
         assertEquals(0, check.exit(), check.out() + check.err());
         assertTrue(check.out().contains("Re-checked the running instance (pid " + instancePid + ")"), check.out());
         CliHarness.Result revived = run("tools", "call", "Bash", "{\"command\":\"echo alive\"}", "--run-id", "r3");
-        assertEquals("alive", revived.out().strip(), revived.out() + revived.err());
+        assertTrue(revived.out().startsWith("alive"), revived.out() + revived.err());
 
         CliHarness.Result again = run("start", "--headless");
         assertEquals(0, again.exit());
