@@ -456,11 +456,39 @@ final class NativeEngine implements AutoCloseable {
         Prepared last = seen.get();
         syncWatch();
         long mark = watchMark();
-        ProtectedScan.Snapshot now = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
+        ProtectedScan.Snapshot now = withoutMountPoints(last.before(), ProtectedScan.snapshot(policy, denyLiterals,
+                tools.rg()));
         List<Violation> found = scanResult(at, last.before(), now, last.watchMark(), " during the evaluation");
         out.addAll(found);
-        seen.set(last.since(found.isEmpty() ? now : ProtectedScan.snapshot(policy, denyLiterals, tools.rg()), mark));
+        seen.set(last.since(found.isEmpty() ? now : withoutMountPoints(last.before(), ProtectedScan.snapshot(policy,
+                denyLiterals, tools.rg())), mark));
         return out;
+    }
+
+    /**
+     * While a sandboxed process runs, srt's mount points for absent literal denies are visible on the host: in a
+     * workspace with no {@code .git}, a {@code .git} directory holding only the mount points for {@code .git/config},
+     * {@code .git/hooks} and friends. Such a directory is not the sandbox's doing, so at that path {@code now} keeps
+     * the state {@code before} had; anything else in it (a planted {@code HEAD}) still counts as a change.
+     */
+    private ProtectedScan.Snapshot withoutMountPoints(ProtectedScan.Snapshot before, ProtectedScan.Snapshot now) {
+        Map<Path, ProtectedScan.GitEntry> git = new java.util.HashMap<>(now.git());
+        for (Map.Entry<Path, ProtectedScan.GitEntry> e : now.git().entrySet()) {
+            ProtectedScan.GitEntry was = before.git().get(e.getKey());
+            if (was != null && was.kind() == 'A' && e.getValue().kind() == 'D' && onlyMountPoints(e.getKey())) {
+                git.put(e.getKey(), was);
+            }
+        }
+        return new ProtectedScan.Snapshot(now.files(), now.layout(), git, now.repos());
+    }
+
+    private boolean onlyMountPoints(Path dir) {
+        List<Path> lits = denyLiterals;
+        try (var s = Files.list(dir)) {
+            return s.allMatch(lits::contains);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** After exit: post-scan (DETECTED), engine events (OBSERVED) and stderr heuristics (INFERRED). */
