@@ -57,7 +57,7 @@ final class Freezer {
             }
             pause(i);
         }
-        Set<Long> members = new HashSet<>(procs(group));
+        Set<Long> members = new HashSet<>(Limits.procs(group));
         for (ProcessHandle p : tree(root)) {
             if (!members.contains(p.pid())) {
                 return new Result.Failed("process " + p.pid() + " of the command is outside its control group");
@@ -147,20 +147,6 @@ final class Freezer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static List<Long> procs(Path group) {
-        List<Long> out = new ArrayList<>();
-        try {
-            for (String l : Files.readAllLines(group.resolve("cgroup.procs"))) {
-                if (!l.isBlank()) {
-                    out.add(Long.parseLong(l.strip()));
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            // unreadable: every process then counts as uncovered
-        }
-        return out;
     }
 
     private static void pause(int round) {

@@ -255,7 +255,8 @@ final class Limits {
         return seen;
     }
 
-    private static List<Long> procs(Path group) {
+    /** The processes (tgids) in a control group; empty when it is gone or unreadable. */
+    static List<Long> procs(Path group) {
         List<Long> out = new ArrayList<>();
         try {
             for (String l : Files.readAllLines(group.resolve("cgroup.procs"))) {
