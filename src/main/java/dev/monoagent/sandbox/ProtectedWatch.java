@@ -71,15 +71,16 @@ final class ProtectedWatch implements AutoCloseable {
         }
         ProtectedWatch w = new ProtectedWatch(policy, denyLiterals, ws, syncDir);
         try {
-            w.register(syncDir, false);
+            w.register(syncDir);
         } catch (IOException e) {
             w.close();
             return null;
         }
-        for (Path root : policy.writableRoots()) {
-            w.registerTree(root, false);
-        }
+        // registering a large tree takes a while: done on the watch thread, so opening the engine does not wait
         TaskExecutor.shared().io("protected-watch", () -> {
+            for (Path root : policy.writableRoots()) {
+                w.registerTree(root, false);
+            }
             w.loop();
             return null;
         });
@@ -211,7 +212,7 @@ final class ProtectedWatch implements AutoCloseable {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
                     try {
-                        register(d, true);
+                        register(d);
                     } catch (IOException e) {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
@@ -236,7 +237,7 @@ final class ProtectedWatch implements AutoCloseable {
         }
     }
 
-    private void register(Path d, boolean tree) throws IOException {
+    private void register(Path d) throws IOException {
         WatchKey k = d.register(service, StandardWatchEventKinds.ENTRY_CREATE);
         dirs.put(k, d);
     }
