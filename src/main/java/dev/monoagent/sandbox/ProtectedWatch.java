@@ -48,6 +48,8 @@ final class ProtectedWatch implements AutoCloseable {
     private final Path syncDir;
     private final Map<String, CountDownLatch> syncs = new ConcurrentHashMap<>();
     private volatile long overflowSeq = -1;
+    /** Opened when the first registration of the roots is done. */
+    private final CountDownLatch registered = new CountDownLatch(1);
     private volatile boolean closed;
 
     private ProtectedWatch(Policy policy, Supplier<Collection<Path>> denyLiterals, WatchService service,
@@ -78,8 +80,12 @@ final class ProtectedWatch implements AutoCloseable {
         }
         // registering a large tree takes a while: done on the watch thread, so opening the engine does not wait
         TaskExecutor.shared().io("protected-watch", () -> {
-            for (Path root : policy.writableRoots()) {
-                w.registerTree(root, false);
+            try {
+                for (Path root : policy.writableRoots()) {
+                    w.registerTree(root, false);
+                }
+            } finally {
+                w.registered.countDown();
             }
             w.loop();
             return null;
@@ -87,8 +93,16 @@ final class ProtectedWatch implements AutoCloseable {
         return w;
     }
 
-    /** The sequence number a command's window starts after. */
+    /**
+     * The sequence number a command's window starts after. The first command waits (briefly) for the initial
+     * registration, so a small workspace is fully watched before anything runs in it.
+     */
     long mark() {
+        try {
+            registered.await(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         return seq.get();
     }
 
