@@ -91,6 +91,11 @@ final class Limits {
         return new Limits(Kind.RLIMITS, List.of(), pids, memory, maxFile, tmp);
     }
 
+    /** The rlimits fallback whatever the host offers (tests of the no-cgroup path: SIGSTOP freezing). */
+    static Limits rlimitsOnly() {
+        return new Limits(Kind.RLIMITS, List.of(), DEFAULT_PIDS, DEFAULT_MEMORY, DEFAULT_MAX_FILE, DEFAULT_TMP);
+    }
+
     private static volatile String hostSummary;
 
     /**

@@ -59,6 +59,17 @@ class FreezeCoverageTest {
         }
     }
 
+    /** With no cgroup at all (rlimits), the freeze is SIGSTOP of the whole tree, verified by each process's state. */
+    @Test
+    void withoutCgroupsTheTreeIsStoppedBySignal() throws Exception {
+        NativeEngine.limitsFactory = Limits::rlimitsOnly;
+        try {
+            stoppedBetweenCheckpointsAndRunningAfterResume();
+        } finally {
+            NativeEngine.limitsFactory = Limits::detect;
+        }
+    }
+
     @Test
     void aProcessOutsideTheFrozenGroupEndsTheCommand() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws2")).toRealPath();

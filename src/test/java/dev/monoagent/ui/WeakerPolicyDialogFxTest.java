@@ -103,8 +103,11 @@ class WeakerPolicyDialogFxTest {
             assertTrue(log.contains("refused"), log);
 
             CompletableFuture<Boolean> second = gate(service);
-            dialog(robot);
-            robot.clickOn("Accept the weaker policy");
+            WaitForAsyncUtils.waitFor(20, TimeUnit.SECONDS, () -> robot.lookup("Accept the weaker policy")
+                    .queryAll().stream().anyMatch(n -> n.isVisible() && n.getScene() != null
+                            && n.getScene().getWindow() != null && n.getScene().getWindow().isShowing()));
+            robot.clickOn(robot.lookup("Accept the weaker policy").queryAll().stream().filter(n -> n.isVisible()
+                    && n.getScene().getWindow().isShowing()).findFirst().orElseThrow());
             assertTrue(second.get(20, TimeUnit.SECONDS));
             assertEquals(PolicyBaseline.Decision.Same.class, PolicyBaseline.check(service.policy()).getClass(),
                     "accepted: the weaker policy is the new baseline");
