@@ -166,7 +166,8 @@ class AgentRunSandboxTest {
                 assertEquals(r.answer(), answer.text());
                 assertTrue(of(log, Event.RunFailed.class).isEmpty());
                 assertEquals(RunStatus.COMPLETED, assertInstanceOf(Event.RunFinished.class,
-                        log.get(log.size() - 1)).status());
+                        log.get(log.size() - 1), log.subList(Math.max(0, log.size() - 4), log.size()).toString())
+                        .status());
                 assertEquals(1, of(log, Event.MemoryRecalled.class).size(), "memory was consulted before the turn");
 
                 // the conversation is on disk, the credential nowhere under the state dir
