@@ -52,7 +52,15 @@ public final class Workbench implements AutoCloseable {
      */
     public static Workbench open(Stage stage, Path workspace, SandboxPort sandbox, ToolRunner tools,
                                  TaskExecutor executor, DialogService dialogs, boolean watch, WindowState state) {
-        WorkbenchModel model = new WorkbenchModel(workspace, sandbox, tools, executor);
+        return open(stage, workspace, sandbox, tools, dev.monoagent.ui.port.AgentPort.NONE, executor, dialogs, watch,
+                state);
+    }
+
+    /** As above, with the agent loop behind the prompt box. */
+    public static Workbench open(Stage stage, Path workspace, SandboxPort sandbox, ToolRunner tools,
+                                 dev.monoagent.ui.port.AgentPort agent, TaskExecutor executor, DialogService dialogs,
+                                 boolean watch, WindowState state) {
+        WorkbenchModel model = new WorkbenchModel(workspace, sandbox, tools, agent, executor);
         RepoWatcher watcher = null;
         if (watch) {
             try {
@@ -78,7 +86,7 @@ public final class Workbench implements AutoCloseable {
         wb.theme = state == null ? Theme.LIGHT : state.theme();
         wb.theme.apply(scene);
         wb.installShortcuts();
-        addSignIn(view);
+        addSignIn(view, model);
         stage.setTitle("mono-agent — " + workspace.toAbsolutePath().normalize());
         stage.setScene(scene);
         // a stage may be reused (tests): never keep an earlier workbench's save hook
@@ -95,11 +103,16 @@ public final class Workbench implements AutoCloseable {
         return wb;
     }
 
-    /** The ChatGPT sign-in state and its Sign in button, placed in the status bar before the theme toggle. */
-    private static void addSignIn(WorkbenchView view) {
+    /**
+     * The ChatGPT sign-in state and its Sign in button, placed in the status bar before the theme toggle; the prompt
+     * box offers the same action when its model needs it, and re-reads its credential state after a sign-in.
+     */
+    private static void addSignIn(WorkbenchView view, WorkbenchModel model) {
         try {
             SignInControl signIn = new SignInControl(CodexAuth.fromEnv(HOST_ENV.get()), HOST_ENV.get());
             signIn.setId("sign-in-control");
+            signIn.setOnSignedIn(model.prompt()::refreshModel);
+            view.promptView().setOnSignIn(signIn::signIn);
             if (view.getBottom() instanceof HBox bar) {
                 bar.getChildren().add(Math.max(0, bar.getChildren().size() - 1), signIn);
             }
@@ -124,6 +137,8 @@ public final class Workbench implements AutoCloseable {
                 KeyCombination.SHIFT_DOWN), model.sandbox()::setup);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.DIGIT5, KeyCombination.SHORTCUT_DOWN),
                 view::focusSandbox);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN),
+                view::focusPrompt);
         // F6 / Shift+F6 walk the panels, so each one is reachable without a mouse
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F6), () -> view.cyclePanels(true));
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F6, KeyCombination.SHIFT_DOWN),

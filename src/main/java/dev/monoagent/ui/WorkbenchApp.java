@@ -37,7 +37,8 @@ public final class WorkbenchApp extends Application {
         }
         EngineSandbox engine = new EngineSandbox(services);
         ToolsRunner tools = new ToolsRunner(services);
-        workbench = Workbench.open(stage, services.workspace(), engine, tools, ctx.executor(), dialogs, true,
+        workbench = Workbench.open(stage, services.workspace(), engine, tools,
+                new dev.monoagent.ui.port.ServiceAgent(services), ctx.executor(), dialogs, true,
                 WindowState.forUser());
         ctx.bridge().attach(stage);
         AppIcons.apply(stage);

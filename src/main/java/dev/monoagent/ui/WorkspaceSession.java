@@ -77,7 +77,8 @@ final class WorkspaceSession implements AutoCloseable {
         Instance instance = ((Instance.Acquired) acq).instance();
         services.openEngine();
         Workbench wb = Workbench.open(stage, services.workspace(), new EngineSandbox(services),
-                new ToolsRunner(services), executor, dialogs, true, WindowState.forUser());
+                new ToolsRunner(services), new dev.monoagent.ui.port.ServiceAgent(services), executor, dialogs, true,
+                WindowState.forUser());
         return new WorkspaceSession(services, instance, wb);
     }
 

@@ -131,8 +131,8 @@ class WorkbenchLayoutFxTest {
         Rectangle2D screen = new Rectangle2D(0, 0, w, h);
         WindowState state = new WindowState(prefs, () -> List.of(screen));
         robot.interact(() -> {
-            wb = Workbench.open(stage, ws, engine, tools, executor, new WorkbenchFxTest.RecordingDialogs(), false,
-                    state);
+            wb = Workbench.open(stage, ws, engine, tools, new dev.monoagent.ui.port.ServiceAgent(service), executor,
+                    new WorkbenchFxTest.RecordingDialogs(), false, state);
             stage.show();
         });
         WaitForAsyncUtils.waitForFxEvents();
@@ -209,10 +209,10 @@ class WorkbenchLayoutFxTest {
                 && stage.getY() + stage.getHeight() <= screen.getMaxY(), where + " not within " + screen);
     }
 
-    /** The five things a reviewer must always see, inside the window and uncut. */
+    /** What a reviewer must always see, inside the window and uncut: the sandbox's proof and the prompt box. */
     private void assertProofVisible() {
         for (String id : List.of("#sandbox-setup", "#sandbox-check", "#sandbox-effective", "#sandbox-badge",
-                "#prompt-box")) {
+                "#prompt-box", "#prompt-send", "#prompt-stop", "#prompt-model", "#prompt-continue")) {
             Node n = wb.scene().lookup(id);
             WorkbenchRobot.assertShownInFull(n);
         }

@@ -11,6 +11,7 @@ public final class MessageEntry extends TranscriptEntry {
 
     private final Role role;
     private final ReadOnlyStringWrapper text;
+    private StringBuilder pending;
 
     public MessageEntry(Instant time, Role role, String text) {
         super(time);
@@ -22,8 +23,28 @@ public final class MessageEntry extends TranscriptEntry {
         return role;
     }
 
-    void append(String more) {
-        text.set(text.get() + more);
+    /** Buffers streamed text; true when the buffer was empty (the caller schedules a {@link #flush}). */
+    boolean buffer(String more) {
+        boolean first = pending == null;
+        if (first) {
+            pending = new StringBuilder();
+        }
+        pending.append(more);
+        return first;
+    }
+
+    /** Shows the buffered text. */
+    void flush() {
+        if (pending != null) {
+            text.set(text.get() + pending);
+            pending = null;
+        }
+    }
+
+    /** Replaces the text (the turn's complete message), dropping anything buffered. */
+    void replace(String all) {
+        pending = null;
+        text.set(all);
     }
 
     public ReadOnlyStringProperty textProperty() {

@@ -1,8 +1,11 @@
 package dev.monoagent.ui.model;
 
 import dev.monoagent.common.Event;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
@@ -11,14 +14,28 @@ import javafx.collections.ObservableList;
 /**
  * The transcript: renders the event stream as messages and tool-call cards. Output chunks go to their card by
  * {@code callId}; a violation is attached to its call's card (an inline marker) or, when it has no call, becomes a
- * system line. {@link #reveal} asks the view to scroll to a card (from the violations inspector).
+ * system line. {@link #reveal} asks the view to scroll to a card (from the violations inspector). Streamed assistant
+ * text is buffered and shown once per frame (a model sends a delta per token; the label changes once per pulse).
  */
 public final class TranscriptModel {
     private final ObservableList<TranscriptEntry> entries = FXCollections.observableArrayList();
     private final Map<String, ToolCard> cards = new HashMap<>();
     private final ReadOnlyObjectWrapper<ToolCard> revealed = new ReadOnlyObjectWrapper<>();
+    private final Consumer<Runnable> nextFrame;
+    private final List<MessageEntry> unshown = new ArrayList<>();
     private MessageEntry openAssistant;
+    private boolean turnHadText;
     private String lastState;
+
+    /** Applies streamed text at once (tests, tools without a frame clock). */
+    public TranscriptModel() {
+        this(Runnable::run);
+    }
+
+    /** @param nextFrame runs its argument at the start of the next frame (the executor's runOnNextFrame) */
+    public TranscriptModel(Consumer<Runnable> nextFrame) {
+        this.nextFrame = nextFrame;
+    }
 
     /** Applies one event (UI thread). */
     public void onEvent(Event e) {
@@ -35,7 +52,13 @@ public final class TranscriptModel {
                     openAssistant = new MessageEntry(d.time(), MessageEntry.Role.ASSISTANT, "");
                     entries.add(openAssistant);
                 }
-                openAssistant.append(d.text());
+                turnHadText = true;
+                if (openAssistant.buffer(d.text())) {
+                    unshown.add(openAssistant);
+                    if (unshown.size() == 1) {
+                        nextFrame.accept(this::showBuffered);
+                    }
+                }
             }
             case Event.ToolCallStarted s -> {
                 openAssistant = null;
@@ -83,7 +106,15 @@ public final class TranscriptModel {
             case Event.ModelCallFinished m -> { /* request metadata: run log and report */ }
             case Event.ModelRetrying m -> system(m, "Model busy (" + m.reason() + "); retrying in "
                     + m.delayMs() + " ms");
-            case Event.AssistantMessage m -> openAssistant = null;
+            case Event.AssistantMessage m -> {
+                if (openAssistant != null) {
+                    openAssistant.replace(m.text()); // the turn's whole text is authoritative
+                } else if (!turnHadText && m.text() != null && !m.text().isBlank()) {
+                    entries.add(new MessageEntry(m.time(), MessageEntry.Role.ASSISTANT, m.text())); // not streamed
+                }
+                openAssistant = null;
+                turnHadText = false;
+            }
             case Event.ContextElided c -> system(c, "Context nearly full: " + c.outputs()
                     + " old tool outputs elided (~" + c.tokensBefore() + " → ~" + c.tokensAfter() + " tokens)");
             case Event.RunFailed f -> system(f, "Run " + f.runId() + " failed: " + f.kind() + " — " + f.message());
@@ -93,6 +124,14 @@ public final class TranscriptModel {
                     + (c.weaker() ? " (weaker, " + c.by() + ")" : " (" + c.by() + ")") + ": "
                     + String.join("; ", c.changes()));
         }
+    }
+
+    /** Shows the text buffered since the last frame (one label change per message per frame). */
+    private void showBuffered() {
+        for (MessageEntry m : unshown) {
+            m.flush();
+        }
+        unshown.clear();
     }
 
     private void system(Event e, String text) {

@@ -26,11 +26,6 @@ public final class WorkbenchModel {
     /** Centre tabs. */
     public enum Tab { FILE, TRANSCRIPT, REPL, CONSOLE, MEMORY }
 
-    /** Shown in the prompt box until it drives the agent loop (which runs from the terminal today). */
-    public static final String NO_AGENT_TEXT = "This box does not send prompts yet: run mono-agent run \"PROMPT\" in "
-            + "a terminal in this workspace and the run shows here live. The command and NodeRepl consoles run in the "
-            + "sandbox without any model.";
-
     private final Path workspace;
     private final String runId;
     private final TaskExecutor executor;
@@ -38,7 +33,8 @@ public final class WorkbenchModel {
     private final SandboxPort sandboxPort;
     private final RepoTreeModel tree;
     private final FileViewerModel viewer;
-    private final TranscriptModel transcript = new TranscriptModel();
+    private final TranscriptModel transcript;
+    private final PromptModel prompt;
     private final ViolationsModel violations = new ViolationsModel();
     private final SandboxPanelModel sandbox;
     private final ConsoleModel commandConsole;
@@ -49,7 +45,15 @@ public final class WorkbenchModel {
     /** The run "Export report" exports: the session's, or the last run that started (an agent run). */
     private final ReadOnlyStringWrapper currentRun = new ReadOnlyStringWrapper();
 
+    /** A window without an agent loop behind its prompt box. */
     public WorkbenchModel(Path workspace, SandboxPort sandboxPort, ToolRunner tools, TaskExecutor executor) {
+        this(workspace, sandboxPort, tools, dev.monoagent.ui.port.AgentPort.NONE, executor);
+    }
+
+    public WorkbenchModel(Path workspace, SandboxPort sandboxPort, ToolRunner tools,
+                          dev.monoagent.ui.port.AgentPort agent, TaskExecutor executor) {
+        this.transcript = new TranscriptModel(executor::runOnNextFrame);
+        this.prompt = new PromptModel(agent, executor);
         this.workspace = workspace.toAbsolutePath().normalize();
         this.executor = executor;
         this.sandboxPort = sandboxPort;
@@ -85,6 +89,8 @@ public final class WorkbenchModel {
                 violations::addHistory, e -> message.set("Violation history unreadable: " + e.getMessage()));
         pump.accept(new Event.RunStarted(Instant.now(), runId, workspace.toString()));
         sandbox.refresh();
+        prompt.refreshModel();
+        prompt.warmUp();
     }
 
     private void dispatch(Event e) {
@@ -92,6 +98,7 @@ public final class WorkbenchModel {
             currentRun.set(r.runId());
         }
         transcript.onEvent(e);
+        prompt.onEvent(e);
         commandConsole.onEvent(e);
         replConsole.onEvent(e);
         sandbox.onEvent(e);
@@ -170,6 +177,20 @@ public final class WorkbenchModel {
 
     public TranscriptModel transcript() {
         return transcript;
+    }
+
+    /** The prompt box. */
+    public PromptModel prompt() {
+        return prompt;
+    }
+
+    /** Sends the prompt box's text to the agent and shows the transcript; false when nothing was sent. */
+    public boolean sendPrompt() {
+        if (prompt.send()) {
+            tab.set(Tab.TRANSCRIPT);
+            return true;
+        }
+        return false;
     }
 
     public ViolationsModel violations() {

@@ -34,6 +34,7 @@ public final class SignInControl extends HBox {
     private final Label state = new Label();
     private final Button signIn = new Button("Sign in", Icons.of(MaterialDesignA.ACCOUNT_KEY, "status-icon"));
     private Stage dialog;
+    private Runnable onSignedIn = () -> { };
 
     /**
      * @param auth the sign-in service (the same one the CLI uses)
@@ -49,6 +50,16 @@ public final class SignInControl extends HBox {
         signIn.setOnAction(e -> start());
         getChildren().addAll(state, signIn);
         refresh();
+    }
+
+    /** Runs (on the FX thread) after a sign-in completed. */
+    public void setOnSignedIn(Runnable r) {
+        onSignedIn = r;
+    }
+
+    /** Opens the sign-in dialog (the button's action; the prompt box offers it too). */
+    public void signIn() {
+        start();
     }
 
     /** Re-reads the store (off the FX thread) and shows the state. */
@@ -137,6 +148,7 @@ public final class SignInControl extends HBox {
                 Platform.runLater(() -> {
                     d.close();
                     refresh();
+                    onSignedIn.run();
                 });
                 show.accept("Signed in as " + (t.email() != null ? t.email() : t.accountId()) + ".");
             } catch (java.util.concurrent.CancellationException e) {

@@ -15,7 +15,6 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TabPane;
-import javafx.scene.control.TextArea;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -47,7 +46,7 @@ public final class WorkbenchView extends BorderPane {
     private final VBox treePane;
     private final ViolationsView violations;
     private final HBox statusBar;
-    private final javafx.scene.Node prompt;
+    private final PromptView prompt;
     /** Below this window width the sandbox panel collapses to a strip. */
     public static final double COMPACT_BELOW = 1100;
     static final double TREE_MIN = 180;
@@ -84,20 +83,7 @@ public final class WorkbenchView extends BorderPane {
             }
         });
 
-        TextArea prompt = new TextArea();
-        prompt.setId("prompt");
-        prompt.setPromptText(WorkbenchModel.NO_AGENT_TEXT);
-        prompt.setDisable(true);
-        prompt.setPrefRowCount(2);
-        prompt.setWrapText(true);
-        Button send = new Button("Send");
-        send.setDisable(true);
-        HBox.setHgrow(prompt, Priority.ALWAYS);
-        send.setMinWidth(Region.USE_PREF_SIZE);
-        HBox promptBox = new HBox(6, prompt, send);
-        promptBox.getStyleClass().add("prompt-box");
-        promptBox.setId("prompt-box");
-        promptBox.setMinHeight(Region.USE_PREF_SIZE);
+        PromptView promptBox = new PromptView(model.prompt(), model::sendPrompt);
         this.prompt = promptBox;
         VBox centre = new VBox(tabs, promptBox);
         VBox.setVgrow(tabs, Priority.ALWAYS);
@@ -249,6 +235,15 @@ public final class WorkbenchView extends BorderPane {
         console.focusInput();
     }
 
+    /** Focuses the prompt box. */
+    public void focusPrompt() {
+        prompt.focusPrompt();
+    }
+
+    public PromptView promptView() {
+        return prompt;
+    }
+
     public void focusTree() {
         tree.requestFocus();
     }
@@ -260,7 +255,7 @@ public final class WorkbenchView extends BorderPane {
 
     /**
      * Moves focus to the next (or previous) panel: tree, centre tabs, prompt, sandbox panel, violations, status bar
-     * (F6 / Shift+F6). A panel with nothing focusable (the prompt until an agent exists) is skipped.
+     * (F6 / Shift+F6). A panel with nothing focusable (the prompt without an agent loop) is skipped.
      */
     public void cyclePanels(boolean forward) {
         List<Node> panels = List.of(treePane, tabs, prompt, sandbox, violations, statusBar);

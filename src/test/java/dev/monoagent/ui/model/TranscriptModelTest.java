@@ -27,6 +27,30 @@ class TranscriptModelTest {
     }
 
     @Test
+    void streamedTextChangesTheMessageOncePerFrameAndTheTurnsWholeTextWins() {
+        List<Runnable> frame = new java.util.ArrayList<>();
+        TranscriptModel paced = new TranscriptModel(frame::add);
+        paced.onEvent(new Event.AssistantDelta(t, "r", "Hel"));
+        paced.onEvent(new Event.AssistantDelta(t, "r", "lo "));
+        paced.onEvent(new Event.AssistantDelta(t, "r", "wor"));
+        MessageEntry msg = (MessageEntry) paced.entries().get(0);
+        List<String> shown = new java.util.ArrayList<>();
+        msg.textProperty().addListener((o, a, b) -> shown.add(b));
+        assertEquals("", msg.textProperty().get(), "nothing until the frame");
+        assertEquals(1, frame.size(), "one flush per frame, not one per delta");
+        frame.remove(0).run();
+        assertEquals(List.of("Hello wor"), shown);
+        paced.onEvent(new Event.AssistantDelta(t, "r", "ld"));
+        paced.onEvent(new Event.AssistantMessage(t, "r", "Hello world", true));
+        frame.remove(0).run();
+        assertEquals("Hello world", msg.textProperty().get());
+        assertEquals(1, paced.entries().size());
+        // a turn whose text was not streamed still shows
+        paced.onEvent(new Event.AssistantMessage(t, "r", "Not streamed", true));
+        assertEquals("Not streamed", ((MessageEntry) paced.entries().get(1)).textProperty().get());
+    }
+
+    @Test
     void cardCollectsOutputStatusDurationAndViolations() {
         m.onEvent(new Event.ToolCallStarted(t, "r", "c1", "Bash", "{\"command\":\"x\"}"));
         m.onEvent(new Event.ToolOutput(t, "r", "c1", "a\nb"));
