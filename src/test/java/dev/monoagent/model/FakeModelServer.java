@@ -82,6 +82,11 @@ public final class FakeModelServer implements AutoCloseable {
         return requests().get(i);
     }
 
+    /** Drops the recorded requests (long benchmarks: each request holds the whole history). */
+    public void forgetRequests() {
+        requests.clear();
+    }
+
     /** Replies not yet served. */
     public int pending() {
         return replies.size();
