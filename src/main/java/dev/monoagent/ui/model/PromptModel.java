@@ -54,6 +54,8 @@ public final class PromptModel {
     private final ReadOnlyStringWrapper conversation = new ReadOnlyStringWrapper();
     private final BooleanBinding canSend;
     private String activeRun;
+    /** The active run was started by this box: its end is its result (the conversation is free by then). */
+    private boolean own;
     private String failureKind;
     private String failureMessage;
     private long startedNanos;
@@ -108,6 +110,7 @@ public final class PromptModel {
         String prompt = text.get().strip();
         String conv = continueConversation.get() ? conversation.get() : null;
         text.set("");
+        own = true;
         state.set(State.STARTING);
         failureKind = null;
         failureMessage = null;
@@ -117,7 +120,13 @@ public final class PromptModel {
         executor.submit("agent-start", () -> port.start(prompt, conv), started -> {
             activeRun = started.runId();
             conversation.set(started.conversationId());
-            if (state.get() == State.STARTING) {
+            if (state.get() == State.STOPPING) {
+                String id = started.runId();
+                executor.submit("agent-stop", () -> {
+                    port.cancel(id);
+                    return null;
+                }, x -> { }, e -> status.set("Stop failed: " + oneLine(e.getMessage())));
+            } else if (state.get() == State.STARTING) {
                 state.set(State.RUNNING);
                 status.set("Running " + started.runId() + "…");
             }
@@ -139,6 +148,11 @@ public final class PromptModel {
     /** Stops the run in progress (Stop / Escape): the model stream is aborted and a running tool killed. */
     public void stop() {
         String run = activeRun;
+        if (state.get() == State.STARTING && run == null) {
+            state.set(State.STOPPING); // stopped as soon as its id is known
+            status.set("Stopping…");
+            return;
+        }
         if (run == null || state.get() == State.IDLE) {
             return;
         }
@@ -157,6 +171,7 @@ public final class PromptModel {
                 // ours (its start() has not returned yet) or one started from a terminal: follow it either way
                 activeRun = a.runId();
                 if (state.get() == State.IDLE) {
+                    own = false;
                     failureKind = null;
                     failureMessage = null;
                     turns = 0;
@@ -200,7 +215,13 @@ public final class PromptModel {
                 failureKind = f.kind();
                 failureMessage = f.message();
             }
-            case Event.RunFinished f -> finish(f.status());
+            case Event.RunFinished f -> {
+                // a run of this box ends with its result, published once the conversation is released (a prompt
+                // sent on RunFinished could find it still busy); a terminal run ends here
+                if (!own) {
+                    finish(f.status());
+                }
+            }
             default -> { }
         }
     }

@@ -80,6 +80,9 @@ class PromptModelTest {
 
         m.onEvent(new Event.ModelCallFinished(t, "run-1", 1, "openai", "gpt-test", "stop", 1, 0, 1, 0, 0, 5, 9));
         m.onEvent(new Event.RunFinished(t, "run-1", RunStatus.COMPLETED));
+        assertEquals(PromptModel.State.RUNNING, m.stateProperty().get(),
+                "this box's run ends with its result: the conversation is released only then");
+        port.results.get(0).complete(new RunResult("run-1", "conv-1", RunStatus.COMPLETED, "a", null, null));
         assertEquals(PromptModel.State.IDLE, m.stateProperty().get());
         assertTrue(m.statusProperty().get().startsWith("Answered in "), m.statusProperty().get());
         assertTrue(m.statusProperty().get().endsWith("(1 model turn)."), m.statusProperty().get());
@@ -104,9 +107,8 @@ class PromptModelTest {
     void failuresAreSaidInWordsWithoutExceptionNames() {
         m.textProperty().set("go");
         m.send();
-        m.onEvent(new Event.RunFailed(t, "run-1", "provider_unavailable",
-                "java.net.ConnectException: connection refused\n\tat x.y.Z(Z.java:1)"));
-        m.onEvent(new Event.RunFinished(t, "run-1", RunStatus.FAILED));
+        port.results.get(0).complete(new RunResult("run-1", "conv-1", RunStatus.FAILED, null,
+                "provider_unavailable", "java.net.ConnectException: connection refused\n\tat x.y.Z(Z.java:1)"));
         assertEquals("Failed: the model provider is unavailable — connection refused",
                 m.statusProperty().get());
     }
