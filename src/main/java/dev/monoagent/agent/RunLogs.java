@@ -31,6 +31,11 @@ final class RunLogs implements EventSink, AutoCloseable {
     private final Path workspace;
     private final Function<String, Event.RunHeader> header;
     private final Map<String, FileChannel> open = new LinkedHashMap<>();
+    /**
+     * Runs this process finished. An event that arrives for one afterwards (a violation the engine's feed reports
+     * late) is appended after its {@code RunFinished} as it is — never dropped, and without a second header.
+     */
+    private final java.util.Set<String> finished = new java.util.HashSet<>();
 
     /** {@code header} makes the first line for a run id. */
     RunLogs(Path workspace, Function<String, Event.RunHeader> header) {
@@ -65,8 +70,13 @@ final class RunLogs implements EventSink, AutoCloseable {
             return; // written by this class itself
         }
         String runId = Event.runIdOf(e);
+        if (e instanceof Event.RunStarted && runId != null) {
+            synchronized (this) {
+                finished.remove(runId); // the same id started again: a new session of the log, with its own header
+            }
+        }
         // the header reads the sandbox state; make it outside this lock (the engine publishes while holding its own)
-        Event.RunHeader h = runId != null && !isOpen(runId) ? header.apply(runId) : null;
+        Event.RunHeader h = runId != null && !isOpen(runId) && !isFinished(runId) ? header.apply(runId) : null;
         synchronized (this) {
             if (runId == null) {
                 for (String id : List.copyOf(open.keySet())) {
@@ -74,11 +84,19 @@ final class RunLogs implements EventSink, AutoCloseable {
                 }
                 return;
             }
+            boolean late = finished.contains(runId);
             append(runId, e, h);
             if (e instanceof Event.RunFinished) {
+                finished.add(runId);
+            }
+            if (late || e instanceof Event.RunFinished) {
                 closeRun(runId);
             }
         }
+    }
+
+    private synchronized boolean isFinished(String runId) {
+        return finished.contains(runId);
     }
 
     private synchronized boolean isOpen(String runId) {
@@ -98,7 +116,9 @@ final class RunLogs implements EventSink, AutoCloseable {
                 ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.APPEND);
                 open.put(runId, ch);
-                write(ch, h != null ? h : header.apply(runId));
+                if (!finished.contains(runId)) {
+                    write(ch, h != null ? h : header.apply(runId));
+                }
             }
             write(ch, e);
             if (e instanceof Event.ViolationObserved) {
