@@ -46,7 +46,12 @@ final class CommandScript {
                         String startMarker) {
         String start = startMarker == null ? "" : "printf '%s' " + quote(startMarker) + " >&2\n";
         if (ports.isEmpty()) {
-            return start + exec(argv);
+            // srt starts its in-sandbox proxy forwarder (127.0.0.1:3128) in the background just before this script: a
+            // command that reaches for the network at once could find nothing listening yet (curl then reports 000
+            // instead of the proxy's answer). Wait for it, bounded, when there is a proxy at all.
+            return start + "if [ -n \"${HTTP_PROXY:-}\" ]; then for __mi in $(seq 1 400); do __mt=$(</proc/net/tcp); "
+                    + "[[ $__mt == *\":0C38 00000000:0000 0A\"* ]] && break; sleep 0.005; done; unset __mi __mt; fi\n"
+                    + exec(argv);
         }
         StringBuilder sb = new StringBuilder(start);
         sb.append("__mp=${HTTP_PROXY#*://}; __ma=${__mp%@*}; __ma=$(printf '%b' \"${__ma//%/\\\\x}\")\n");
