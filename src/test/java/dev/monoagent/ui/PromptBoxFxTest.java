@@ -148,7 +148,7 @@ class PromptBoxFxTest {
                         new Scripts.Call("call_env", "Write", "{\"file_path\":\".env\",\"content\":\"PWNED=1\\n\"}"))),
                 // the answer arrives in small pieces with pauses: the transcript must show it growing
                 Reply.sse(Scripts.responses().text(answer.split("(?<= )")).completed(10, 5).build())
-                        .inChunksOf(300).pausing(60));
+                        .inChunksOf(300).pausing(200)); // long enough to outlast a busy UI thread's frame
         List<String> seen = recordAssistantTexts();
         WorkbenchRobot.waitUntil(20, () -> robot.lookup("#prompt-credential").queryAs(Label.class).getText()
                 .startsWith("credentials present"));
