@@ -16,7 +16,7 @@ import java.util.Set;
  * What the host reads to decide what the agent may do, who it is, or what runs on the user's next git command —
  * and so what the agent must never write (issue 9, items 1, 2, 4, 5):
  * <ul>
- *   <li>the config file, the env file, {@code IDENTITY.md} and the memory dir the config names;</li>
+ *   <li>the config file, the env file, {@code IDENTITY.md}, {@code SOUL.md} and the memory dir the config names;</li>
  *   <li>every git control directory below the roots, whole: the workspace's {@code .git}, nested repositories'
  *       {@code .git} dirs and {@code .git} files, the dir a {@code gitdir:} file points to inside the roots, and
  *       directories laid out as a bare repository ({@code HEAD} + {@code objects/} + {@code refs/}), which host git
@@ -39,6 +39,7 @@ final class HostControl {
             out.add(cfg.envFile().toAbsolutePath().normalize());
         }
         out.add(ws.resolve("IDENTITY.md"));
+        out.add(ws.resolve("SOUL.md")); // the system prompt includes it too (agent/SystemPrompt)
         String mem = cfg.config().memory() == null ? null : cfg.config().memory().path();
         if (mem != null && !mem.isBlank()) {
             Path m = cfg.resolve(mem).toAbsolutePath().normalize();
@@ -166,7 +167,7 @@ final class HostControl {
     }
 
     /** Names of the host files that are quarantined when created rather than mounted over while absent. */
-    static final List<String> HOST_FILE_NAMES = List.of("mono-agent.config.json", "IDENTITY.md");
+    static final List<String> HOST_FILE_NAMES = List.of("mono-agent.config.json", "IDENTITY.md", "SOUL.md");
 
     /**
      * Whether {@code lit} is the config file or IDENTITY.md and does not exist yet (an absent {@code .env} keeps

@@ -43,7 +43,7 @@ class SrtConfigGoldenTest {
                 Map.of(HOME, List.of(HOME.resolve(".ssh"), HOME.resolve("docs"), HOME.resolve("project"))),
                 // issue 9: whole git control dirs (workspace and nested) and the absent host files left unmounted
                 List.of(WS.resolve(".git"), WS.resolve("vendor/lib/.git")),
-                Set.of(WS.resolve("mono-agent.config.json"), WS.resolve("IDENTITY.md")));
+                Set.of(WS.resolve("mono-agent.config.json"), WS.resolve("IDENTITY.md"), WS.resolve("SOUL.md")));
         List<Path> deny = PolicyCompiler.denyLiterals(p, facts);
         PolicyCompiler.EngineFacts engine = new PolicyCompiler.EngineFacts(HOME, Path.of("/tmp/mono-agent-1000/s-1"),
                 Path.of("/usr/bin/bwrap"), Path.of("/usr/bin/socat"), Path.of("/usr/bin/rg"),

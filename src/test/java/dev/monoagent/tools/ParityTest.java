@@ -27,7 +27,7 @@ class ParityTest {
     static final List<String> CORPUS = List.of(
             "plain.txt", "src/new/file.txt", "README.md",
             ".env", ".env.local", ".env.custom", "app/.env", "app/.env.production",
-            "mono-agent.config.json", "IDENTITY.md",
+            "mono-agent.config.json", "IDENTITY.md", "SOUL.md",
             ".git/config", ".git/HEAD", ".git/index", ".git/refs/heads/x", ".git/info/exclude",
             ".git/objects/info/alternates", ".git/hooks/pre-commit", ".git/newfile", ".git/commondir",
             "lib/.git/config", "lib/.git/HEAD", "lib/.git/hooks/post-checkout", "newrepo/.git/config",
@@ -61,6 +61,7 @@ class ParityTest {
         Files.writeString(ws.resolve(".husky/_/pre-commit"), "#!/bin/sh\n");
         Files.writeString(ws.resolve("mono-agent.config.json"), "{}\n");
         Files.writeString(ws.resolve("IDENTITY.md"), "# me\n");
+        Files.writeString(ws.resolve("SOUL.md"), "# soul\n");
         LoadedConfig cfg = SandboxedToolsTest.config(ws, Enums.NetworkMode.NONE);
         List<String> disagree = new ArrayList<>();
         List<String> wrong = new ArrayList<>();
