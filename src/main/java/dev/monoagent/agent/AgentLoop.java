@@ -253,8 +253,8 @@ final class AgentLoop {
         int i = 0;
         while (i < calls.size()) {
             int j = i + 1;
-            if (READ_ONLY.contains(ToolNames.canonical(calls.get(i).name()))) {
-                while (j < calls.size() && READ_ONLY.contains(ToolNames.canonical(calls.get(j).name()))) {
+            if (readOnly(calls.get(i))) {
+                while (j < calls.size() && readOnly(calls.get(j))) {
                     j++;
                 }
             }
@@ -272,6 +272,12 @@ final class AgentLoop {
             }
             i = j;
         }
+    }
+
+    /** Whether the call may run beside other read-only ones; an unknown tool name is not (the tool says unknown). */
+    private static boolean readOnly(Item.ToolCall c) {
+        String name = ToolNames.canonical(c.name());
+        return name != null && READ_ONLY.contains(name);
     }
 
     private Running start(Item.ToolCall c) {

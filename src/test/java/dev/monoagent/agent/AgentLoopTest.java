@@ -106,6 +106,23 @@ class AgentLoopTest {
     }
 
     @Test
+    void anUnknownToolNameIsAToolErrorAndTheRunGoesOn() throws Exception {
+        Files.writeString(ws.resolve("a.txt"), "alpha\n");
+        readOnly("");
+        // beside a read-only call (grouping asks whether each name is read-only: an unknown one must not crash it)
+        fake.enqueue(turn(Turn.calls(new Call("c0", "Read", "{\"file_path\":\"a.txt\"}"),
+                new Call("c1", "NoSuchTool", "{}"))));
+        fake.enqueue(turn(Turn.text("done")));
+        RunResult r = service.agent().start(AgentRuns.Request.of("try a tool that does not exist")).result()
+                .get(60, TimeUnit.SECONDS);
+        assertEquals(RunStatus.COMPLETED, r.status(), r.message());
+        assertEquals("done", r.answer());
+        String seen = AgentRunSandboxTest.outputSeen(fake, 1, "c1");
+        assertTrue(seen.toLowerCase(java.util.Locale.ROOT).contains("nosuchtool"), seen);
+        assertTrue(AgentRunSandboxTest.outputSeen(fake, 1, "c0").contains("alpha"));
+    }
+
+    @Test
     void stopReachesTheModelStreamWithinOneSecond() throws Exception {
         readOnly("");
         fake.enqueue(Reply.sse(Scripts.responses().text("thinking about it").build()).thenHang());
