@@ -56,6 +56,18 @@ final class Freezer {
                 return new Result.Failed("the control group " + group + " did not reach the frozen state");
             }
             pause(i);
+            if (!v2) {
+                // v1 can stay FREEZING when a task was mid-fork or otherwise not freezable at the first attempt: ask
+                // again each round, and now and then thaw and re-freeze to get it unstuck (as container runtimes do)
+                try {
+                    if (i % 25 == 24) {
+                        write(group.resolve("freezer.state"), "THAWED");
+                    }
+                    write(group.resolve("freezer.state"), "FROZEN");
+                } catch (IOException e) {
+                    return new Result.Failed("could not write the freezer of " + group + ": " + e.getMessage());
+                }
+            }
         }
         Set<Long> members = new HashSet<>(Limits.procs(group));
         for (ProcessHandle p : tree(root)) {
