@@ -98,8 +98,13 @@ class MemoryProcessTest {
             MemoryStore.Stats s = m.stats();
             assertEquals(s.entries(), s.indexedDocs(), s.toString());
             assertTrue(s.indexHealth().equals("ok") || s.indexHealth().startsWith("was "), s.indexHealth());
-            assertEquals(s.entries(), Journal.readDay(dir, m.today()).size()
-                    + (m.journal().days().size() > 1 ? Journal.readDay(dir, m.today().minusDays(1)).size() : 0));
+            // every daily file counts: the writers date entries by the real clock, this checker's store by the
+            // fixtures' fixed one (they differed once the real date moved past it)
+            int inFiles = 0;
+            for (java.time.LocalDate day : m.journal().days()) {
+                inFiles += Journal.readDay(dir, day).size();
+            }
+            assertEquals(s.entries(), inFiles);
             assertTrue(m.search("indexer partial write segment", 5).size() == 5);
         }
         System.out.println("crash test: " + rounds + " SIGKILLs (" + killedDuringOpen + " before the first ack), "
