@@ -45,11 +45,23 @@ class GitAppearsAfterStartTest {
             assertTrue(before.stdout().isEmpty() && Files.exists(ws.resolve("note-" + round + ".txt")),
                     before.stderr());
             SelfCheck.plantRepo(ws);
-            var r = TestEngine.bash(sb, ws, SelfCheck.REPO_SCRIPT, "run-git-late", "c-b" + round,
-                    Duration.ofSeconds(60));
-            SelfCheck.RepoVerdict v = SelfCheck.judgeRepo(ws, r);
+            SelfCheck.RepoVerdict v = null;
+            for (int attempt = 0; attempt < 4; attempt++) {
+                var r = TestEngine.bash(sb, ws, SelfCheck.REPO_SCRIPT, "run-git-late", "c-b" + round + attempt,
+                        Duration.ofSeconds(60));
+                v = SelfCheck.judgeRepo(ws, r);
+                boolean notStarted = r.stdout().isEmpty() && r.stderr().startsWith("bwrap: ");
+                if (!notStarted) {
+                    break;
+                }
+                // bwrap refused to set the command up (nothing ran: fail-closed, seen right after a repository
+                // appeared, with srt still wrapping for the old layout). Not a write — the verdict below still
+                // checks the host files — but the engine must recover: try again shortly, a bounded number of times
+                assertTrue(v.why().contains("Can't") || v.why().contains("bwrap"), v.why());
+                Thread.sleep(500);
+            }
             assertTrue(v.hooksAndConfig() && v.gitDir(), "round " + round + ": a write into the late repository got "
-                    + "through" + v.why());
+                    + "through, or the engine never recovered" + v.why());
             SrtRuntime.deleteTree(ws.resolve(".git"));
         }
     }
