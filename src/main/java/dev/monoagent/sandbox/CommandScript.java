@@ -45,27 +45,26 @@ final class CommandScript {
     static String build(List<String> argv, List<Integer> ports, java.util.Set<Integer> v6Only, String socat,
                         String startMarker) {
         String start = startMarker == null ? "" : "printf '%s' " + quote(startMarker) + " >&2\n";
-        if (ports.isEmpty()) {
-            // srt starts its in-sandbox proxy forwarder (127.0.0.1:3128) in the background just before this script: a
-            // command that reaches for the network at once could find nothing listening yet (curl then reports 000
-            // instead of the proxy's answer). Wait for it, bounded, when there is a proxy at all.
-            return start + "if [ -n \"${HTTP_PROXY:-}\" ]; then for __mi in $(seq 1 400); do __mt=$(</proc/net/tcp); "
-                    + "[[ $__mt == *\":0C38 00000000:0000 0A\"* ]] && break; sleep 0.005; done; unset __mi __mt; fi\n"
-                    + exec(argv);
-        }
         StringBuilder sb = new StringBuilder(start);
-        sb.append("__mp=${HTTP_PROXY#*://}; __ma=${__mp%@*}; __ma=$(printf '%b' \"${__ma//%/\\\\x}\")\n");
         StringBuilder hex = new StringBuilder(String.format("%04X", 3128));
-        for (int port : ports) {
-            sb.append(quote(socat)).append(" TCP-LISTEN:").append(port)
-                    .append(",bind=127.0.0.1,fork,reuseaddr PROXY:localhost:")
-                    .append(v6Only.contains(port) ? "[::1]" : "127.0.0.1").append(':').append(port)
-                    .append(",proxyport=3128,proxyauth=\"$__ma\" >/dev/null 2>&1 &\n");
-            hex.append(' ').append(String.format("%04X", port));
+        if (!ports.isEmpty()) {
+            sb.append("__mp=${HTTP_PROXY#*://}; __ma=${__mp%@*}; __ma=$(printf '%b' \"${__ma//%/\\\\x}\")\n");
+            for (int port : ports) {
+                sb.append(quote(socat)).append(" TCP-LISTEN:").append(port)
+                        .append(",bind=127.0.0.1,fork,reuseaddr PROXY:localhost:")
+                        .append(v6Only.contains(port) ? "[::1]" : "127.0.0.1").append(':').append(port)
+                        .append(",proxyport=3128,proxyauth=\"$__ma\" >/dev/null 2>&1 &\n");
+                hex.append(' ').append(String.format("%04X", port));
+            }
         }
-        sb.append("for __mi in $(seq 1 400); do __mt=$(</proc/net/tcp); __mk=1; for __mh in ").append(hex)
+        // srt starts its in-sandbox proxy forwarder (127.0.0.1:3128) in the background just before this script, and
+        // the forwarders above start here: a command that reaches for the network at once could find nothing
+        // listening yet (curl then reports 000 instead of the proxy's answer). Wait for all of them, bounded, when
+        // there is a proxy at all.
+        sb.append("if [ -n \"${HTTP_PROXY:-}\" ]; then for __mi in $(seq 1 400); do __mt=$(</proc/net/tcp); __mk=1; ")
+                .append("for __mh in ").append(hex)
                 .append("; do [[ $__mt == *\":$__mh 00000000:0000 0A\"* ]] || { __mk=0; break; }; done; ")
-                .append("[ $__mk = 1 ] && break; sleep 0.005; done\n");
+                .append("[ $__mk = 1 ] && break; sleep 0.005; done; fi\n");
         sb.append("unset __mp __ma __mi __mt __mk __mh\n");
         sb.append(exec(argv));
         return sb.toString();

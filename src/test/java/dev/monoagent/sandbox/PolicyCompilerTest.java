@@ -169,11 +169,13 @@ class PolicyCompilerTest {
     void commandScriptQuotesArgvAndAddsForwardersOnlyForGrantedPorts() {
         String none = CommandScript.build(List.of("echo", "it's"), List.of(), "/usr/bin/socat");
         assertTrue(none.endsWith("\nexec 'echo' 'it'\\''s'"), none);
-        assertTrue(none.contains(":0C38 00000000:0000 0A"), "waits for srt's proxy forwarder: " + none);
+        assertTrue(none.contains("for __mh in 0C38;"), "waits for srt's proxy forwarder: " + none);
+        assertFalse(none.contains("TCP-LISTEN"), "no forwarder without a granted port: " + none);
         String s = CommandScript.build(List.of("true"), List.of(8080), "/usr/bin/socat");
         assertTrue(s.contains("TCP-LISTEN:8080,bind=127.0.0.1"));
         assertTrue(s.contains("PROXY:localhost:127.0.0.1:8080,proxyport=3128"));
         assertTrue(s.endsWith("exec 'true'"));
+        assertTrue(s.contains("for __mh in 0C38 1F90;"), "waits for the proxy and the forwarder: " + s);
     }
 
     @Test
