@@ -47,6 +47,11 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
 
     /** The default cache root with overrides: system property, then env, then the platform cache dir. */
     public static Path defaultCacheRoot(Map<String, String> env, Path home) {
+        return defaultCacheRoot(env, home, Platform.current());
+    }
+
+    /** As {@link #defaultCacheRoot(Map, Path)} for {@code platform}. */
+    static Path defaultCacheRoot(Map<String, String> env, Path home, Platform platform) {
         String prop = System.getProperty("monoagent.cacheDir");
         if (prop != null && !prop.isBlank()) {
             return Path.of(prop).toAbsolutePath().normalize();
@@ -55,7 +60,7 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
         if (override != null && !override.isBlank()) {
             return Path.of(override).toAbsolutePath().normalize();
         }
-        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac")) {
+        if (platform == Platform.MACOS) {
             return home.resolve("Library/Caches/mono-agent");
         }
         String xdg = env.get("XDG_CACHE_HOME");
@@ -69,11 +74,16 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
      * Here, below the model layer, so the sandbox policy can deny reading it wherever it lives.
      */
     public static Path defaultConfigRoot(Map<String, String> env, Path home) {
+        return defaultConfigRoot(env, home, Platform.current());
+    }
+
+    /** As {@link #defaultConfigRoot(Map, Path)} for {@code platform}. */
+    static Path defaultConfigRoot(Map<String, String> env, Path home, Platform platform) {
         String override = env.get("MONO_AGENT_CONFIG_DIR");
         if (override != null && !override.isBlank()) {
             return Path.of(override).toAbsolutePath().normalize();
         }
-        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac")) {
+        if (platform == Platform.MACOS) {
             return home.resolve("Library/Application Support/mono-agent");
         }
         String xdg = env.get("XDG_CONFIG_HOME");

@@ -59,7 +59,7 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
         NodeChoice nc = chooseNode(env, untrusted);
         Path node = nc.node();
         problems.addAll(nc.problems());
-        String nodeHint = mac ? "brew install node@20"
+        String nodeHint = mac ? "brew install node"
                 : "mono-agent sandbox setup (installs the pinned Node " + NodeRuntime.VERSION
                         + " into the private cache), or apt-get install -y nodejs (>= 20.11)";
         Path bwrap = null;

@@ -137,7 +137,10 @@ final class NativeEngine implements AutoCloseable {
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, setsid, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
         init = bridge.init(compileConfig(), Duration.ofSeconds(30));
-        watch = ProtectedWatch.start(policy, () -> denyLiterals, Files.createTempDirectory(base, "w-",
+        // macOS: the JDK's WatchService polls there (seconds per event), so each command's sync would stall; no watch
+        // (a known difference, docs/sandbox-probes.md "macOS")
+        watch = Platform.current() == Platform.MACOS ? null : ProtectedWatch.start(policy, () -> denyLiterals,
+                Files.createTempDirectory(base, "w-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
         preparedLayout = ProtectedScan.snapshot(policy, denyLiterals, tools.rg()).layout();
         return init;
@@ -147,19 +150,24 @@ final class NativeEngine implements AutoCloseable {
     private Map<String, Object> compileConfig() {
         WorkspaceFacts ws = WorkspaceFacts.scan(policy, tools.rg(), env.home());
         denyLiterals = PolicyCompiler.denyLiterals(policy, ws);
-        return PolicyCompiler.srtConfig(policy, denyLiterals, facts(), currentPorts(), ws).toMap();
+        return (Platform.current() == Platform.MACOS
+                ? SeatbeltPolicy.config(policy, denyLiterals, facts(), currentPorts(), ws)
+                : PolicyCompiler.srtConfig(policy, denyLiterals, facts(), currentPorts(), ws)).toMap();
     }
 
     PolicyCompiler.EngineFacts facts() {
         List<Path> extras = new ArrayList<>();
-        extras.add(engine.applySeccomp().getParent());
+        boolean mac = Platform.current() == Platform.MACOS;
+        if (!mac) {
+            extras.add(engine.applySeccomp().getParent());
+        }
         extras.add(SrtBridge.bridgeTmp(sessionTmp));
         List<Path> pathDirs = new ArrayList<>();
         for (String d : env.pathEntries()) {
             pathDirs.add(Path.of(d));
         }
-        extras.addAll(ReadScope.toolDirs(pathDirs, List.of(tools.node(), tools.bash(), tools.socat(), tools.rg()),
-                env.home()));
+        extras.addAll(ReadScope.toolDirs(pathDirs, java.util.Arrays.asList(tools.node(), tools.bash(), tools.socat(),
+                tools.rg()), env.home()));
         // version-manager roots behind PATH entries (issue 12): readable, with their secrets denied by literal path
         List<Path> readable = new ArrayList<>(extras);
         readable.addAll(policy.readableRoots());
@@ -168,10 +176,10 @@ final class NativeEngine implements AutoCloseable {
         // a dir inside an opened root is already readable through it: each extra bind costs every command's wrap
         List<Path> roots = tc.roots();
         extras.removeIf(x -> roots.stream().anyMatch(r -> !r.equals(x) && x.normalize().startsWith(r)));
-        List<Path> readDenied = new ArrayList<>(ReadScope.readDenied());
+        List<Path> readDenied = new ArrayList<>(mac ? SeatbeltPolicy.readDenied(Path.of("/")) : ReadScope.readDenied());
         readDenied.addAll(tc.secrets());
         return new PolicyCompiler.EngineFacts(env.home(), sessionTmp, tools.bwrap(), tools.socat(), tools.rg(),
-                engine.applySeccomp(), extras, readDenied);
+                mac ? null : engine.applySeccomp(), extras, readDenied);
     }
 
     private List<Integer> currentPorts() {
@@ -183,7 +191,7 @@ final class NativeEngine implements AutoCloseable {
             own.add(init.proxyPort());
             own.add(init.socksPort());
         }
-        List<Integer> listening = HostPorts.listening(Path.of("/proc/net/tcp"), own);
+        List<Integer> listening = MacHost.listening(own);
         if (policy.localhostPorts().isEmpty()) {
             return listening;
         }
@@ -231,7 +239,8 @@ final class NativeEngine implements AutoCloseable {
         String marker = marked ? "\u0001mono-agent-started-" + UUID.randomUUID() + "\u0001" : null;
         java.util.Set<Integer> v6 = ports.isEmpty() ? Set.of()
                 : Set.copyOf(HostPorts.v6Only(Path.of("/proc/net/tcp"), List.of()));
-        e.put("MONO_AGENT_CMD", CommandScript.build(argv, ports, v6, tools.socat().toString(), marker));
+        e.put("MONO_AGENT_CMD", Platform.current() == Platform.MACOS ? MacHost.command(argv, marker)
+                : CommandScript.build(argv, ports, v6, tools.socat().toString(), marker));
         return new Prepared(w.commandId(), List.of(tools.bash().toString(), "-c", w.wrapped()), e, before, who,
                 w.prepared(), marker, watchMark());
     }
@@ -653,10 +662,16 @@ final class NativeEngine implements AutoCloseable {
         String reason;
         Matcher n = NET_DENY.matcher(e.line());
         Matcher f = FS_DENY.matcher(e.line());
+        SeatbeltViolation sb = n.matches() ? null : SeatbeltViolation.parse(e.line());
         if (n.matches()) {
             kind = Kind.NETWORK;
             target = n.group(1);
             reason = n.group(2) == null ? "network access denied by the sandbox proxy" : n.group(2);
+        } else if (sb != null) {
+            // macOS: srt's log monitor relays the kernel's Seatbelt refusal
+            kind = sb.kind();
+            target = sb.target();
+            reason = sb.reason();
         } else if (f.matches()) {
             kind = Kind.WRITE;
             target = f.group(2);

@@ -63,7 +63,7 @@ public final class Sandbox implements AutoCloseable {
         this.policy = PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
         this.log = new ViolationLog(policy.workspace().resolve(".mono-agent"), sink);
         // host runs (mode off, unsafe fallback) also get their own process group
-        this.setsid = env.which("setsid", agentWritable());
+        this.setsid = MacHost.setsid(env, agentWritable());
     }
 
     /** Where the sandboxed agent can write: host tools are never taken from PATH entries there. */
@@ -148,9 +148,9 @@ public final class Sandbox implements AutoCloseable {
             return;
         }
         tools = ((HostTools.Ok) found).tools();
-        setsid = env.which("setsid", agentWritable());
+        setsid = MacHost.setsid(env, agentWritable());
         if (setsid == null) {
-            unavailable("setsid not found on PATH. Install with: apt-get install -y util-linux");
+            unavailable("setsid not found on PATH. Install with: " + MacHost.SETSID_HINT.get(Platform.current()));
             return;
         }
         resolution = runtime.resolve();

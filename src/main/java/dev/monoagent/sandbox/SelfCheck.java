@@ -30,7 +30,7 @@ import java.util.UUID;
 final class SelfCheck {
     /** Bumped whenever the probe set changes, so cached passes of an older set are not trusted. */
     static final int VERSION = 3;
-    private static final String SECRET = "CANARY-SECRET\n";
+    static final String SECRET = "CANARY-SECRET\n";
 
     private SelfCheck() {}
 
@@ -58,7 +58,7 @@ final class SelfCheck {
                     ws.resolve(".git/hooks"), env.cacheRoot()), List.of(env.home().resolve(".ssh"), env.home()),
                     NetworkMode.LOCALHOST, List.of());
             // only the canary port may be granted, whatever else listens on this host
-            List<Integer> others = HostPorts.listening(Path.of("/proc/net/tcp"), List.of(granted.getLocalPort()));
+            List<Integer> others = MacHost.listening(List.of(granted.getLocalPort()));
             List<Integer> exclude = new ArrayList<>(env.extraProtected());
             exclude.addAll(others);
             exclude.add(ungranted.getLocalPort());
@@ -73,7 +73,11 @@ final class SelfCheck {
                 if (!engineOk) {
                     return out;
                 }
-                out.addAll(firstBatch(ne, ws, outside, token, granted.getLocalPort(), ungranted.getLocalPort()));
+                // macOS has its own first batch (MacProbes): the Linux one proves namespaces through /proc
+                out.addAll(Platform.current() == Platform.MACOS
+                        ? MacProbes.firstBatch(ne, ws, outside, token, granted.getLocalPort(),
+                                ungranted.getLocalPort(), tools.node())
+                        : firstBatch(ne, ws, outside, token, granted.getLocalPort(), ungranted.getLocalPort()));
                 if (out.stream().allMatch(ProbeResult::passed)) {
                     out.addAll(repoBatch(ne, repo));
                 } else {
@@ -177,26 +181,39 @@ final class SelfCheck {
                 "Ungranted host port unreachable.", t0));
         out.add(probe("af-unix-refused", p.getOrDefault("afunix", "").startsWith("1"), "AF_UNIX sockets refused.",
                 t0));
-        // the feed is asynchronous: give late events a moment (bounded) before judging
-        boolean sawWrite = false;
-        boolean sawNet = false;
+        Feed feed = awaitFeed(ne, r, "selfcheck-1");
+        out.add(probe("violation-feed", feed.write() && feed.network(),
+                "Violation feed saw the canary write" + (feed.write() ? "" : " (missing)") + " and the network deny"
+                        + (feed.network() ? "." : " (missing)."), t0));
+        return out;
+    }
+
+    /** What the violation feed saw of a batch: an engine-observed canary write and the proxy's example.com deny. */
+    record Feed(boolean write, boolean network) {
+        static Feed of(List<Violation> vs) {
+            return new Feed(vs.stream().anyMatch(v -> v.tier() == Violation.Tier.OBSERVED
+                    && v.kind() == Violation.Kind.WRITE && v.target() != null
+                    && (v.target().endsWith("/.env") || v.target().contains("outside.txt"))),
+                    vs.stream().anyMatch(v -> v.tier() == Violation.Tier.OBSERVED
+                    && v.kind() == Violation.Kind.NETWORK && v.target() != null
+                    && v.target().startsWith("example.com")));
+        }
+    }
+
+    /** The feed is asynchronous: late events for {@code callId} get a moment (bounded, 1 s) before judging. */
+    static Feed awaitFeed(NativeEngine ne, ExecOutcome.Completed r, String callId) {
+        Feed f;
         long deadline = System.nanoTime() + 1_000_000_000L;
         do {
             List<Violation> vs = new ArrayList<>(r.violations());
-            vs.addAll(ne.lateViolations("selfcheck-1"));
-            sawWrite = vs.stream().anyMatch(v -> v.tier() == Violation.Tier.OBSERVED && v.kind() == Violation.Kind.WRITE
-                    && v.target() != null && (v.target().endsWith("/.env") || v.target().contains("outside.txt")));
-            sawNet = vs.stream().anyMatch(v -> v.tier() == Violation.Tier.OBSERVED
-                    && v.kind() == Violation.Kind.NETWORK && v.target() != null && v.target().startsWith("example.com"));
-            if (sawWrite && sawNet) {
+            vs.addAll(ne.lateViolations(callId));
+            f = Feed.of(vs);
+            if (f.write() && f.network()) {
                 break;
             }
             sleep(10);
         } while (System.nanoTime() < deadline);
-        out.add(probe("violation-feed", sawWrite && sawNet,
-                "Violation feed saw the canary write" + (sawWrite ? "" : " (missing)") + " and the network deny"
-                        + (sawNet ? "." : " (missing)."), t0));
-        return out;
+        return f;
     }
 
     private static final String REPO_CONFIG = "[core]\n\trepositoryformatversion = 0\n";
@@ -252,12 +269,12 @@ final class SelfCheck {
                 + (v.gitDir() ? "" : v.why()), t0));
     }
 
-    private static String tail(String s) {
+    static String tail(String s) {
         String t = s.strip();
         return t.length() > 300 ? t.substring(t.length() - 300) : t;
     }
 
-    private static Map<String, String> parse(String stdout) {
+    static Map<String, String> parse(String stdout) {
         Map<String, String> m = new HashMap<>();
         for (String line : stdout.split("\n")) {
             if (line.startsWith("P ")) {
@@ -273,7 +290,7 @@ final class SelfCheck {
         return m;
     }
 
-    private static ProbeResult probe(String id, boolean ok, String detail, long t0) {
+    static ProbeResult probe(String id, boolean ok, String detail, long t0) {
         return new ProbeResult(id, ok, ok ? detail : "FAILED: " + detail, ms(t0));
     }
 

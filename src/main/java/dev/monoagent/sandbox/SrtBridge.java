@@ -36,7 +36,7 @@ import java.util.function.Consumer;
 final class SrtBridge implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "bridge.mjs";
     /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
-    static final String SCRIPT_SHA256 = "73cc889dd5f61d5eb41d77e4851e97c147a7096b2e32e9cd4795472825038cc6";
+    static final String SCRIPT_SHA256 = "5b1f5147937e0756b0975153ecc66f08aeb2be6f6b766f0cc35ab90cc9be8914";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -119,8 +119,13 @@ final class SrtBridge implements AutoCloseable {
         e.put("LANG", env.hostEnv().getOrDefault("LANG", "C.UTF-8"));
         Map<String, String> known = new LinkedHashMap<>();
         known.put("bash", tools.bash().toString());
-        known.put("bwrap", tools.bwrap().toString());
-        known.put("socat", tools.socat().toString());
+        // macOS has no bwrap and needs no socat (HostTools leaves them null there)
+        if (tools.bwrap() != null) {
+            known.put("bwrap", tools.bwrap().toString());
+        }
+        if (tools.socat() != null) {
+            known.put("socat", tools.socat().toString());
+        }
         known.put("rg", tools.rg().toString());
         e.put("MONO_AGENT_TOOLS", JSON.writeValueAsString(known));
         return new SrtBridge(pb.start(), onViolation);
@@ -137,7 +142,10 @@ final class SrtBridge implements AutoCloseable {
 
     static String bridgePath(HostTools tools, HostEnv env) {
         List<String> dirs = new ArrayList<>();
-        for (Path p : List.of(tools.node(), tools.bwrap(), tools.socat(), tools.rg(), tools.bash())) {
+        for (Path p : java.util.Arrays.asList(tools.node(), tools.bwrap(), tools.socat(), tools.rg(), tools.bash())) {
+            if (p == null) {
+                continue;
+            }
             String d = p.getParent().toString();
             if (!dirs.contains(d)) {
                 dirs.add(d);
@@ -214,6 +222,21 @@ final class SrtBridge implements AutoCloseable {
             throw new IOException("wrap failed: " + r.path("error").asText());
         }
         return new Wrapped(r.path("commandId").asText(), r.path("wrapped").asText(), r.path("prepared").asBoolean());
+    }
+
+    /**
+     * srt's macOS wrap for {@code config} (sandbox-exec with its Seatbelt profile), rendered on any host: the reply's
+     * {@code wrapped}, {@code commandId} and proxy ports. Afterwards this bridge refuses init and wrap (bridge.mjs).
+     */
+    JsonNode renderMacos(Map<String, Object> config, Duration timeout) throws IOException {
+        ObjectNode req = JSON.createObjectNode();
+        req.put("op", "renderMacos");
+        req.set("config", JSON.valueToTree(config));
+        JsonNode r = call(req, timeout);
+        if (!r.path("ok").asBoolean()) {
+            throw new IOException("renderMacos failed: " + r.path("error").asText());
+        }
+        return r;
     }
 
     void cleanup() throws IOException {

@@ -13,9 +13,9 @@ import java.util.Map;
  * @param filesystem               read/write rules (all literal absolute paths)
  * @param ripgrep                  the rg srt uses for its nested dangerous-file scan
  * @param mandatoryDenySearchDepth srt's nested-scan depth
- * @param bwrapPath                bubblewrap
- * @param socatPath                socat
- * @param applySeccomp             the pinned seccomp helper
+ * @param bwrapPath                bubblewrap (null on macOS, where srt uses sandbox-exec)
+ * @param socatPath                socat (null on macOS: no proxy bridges are needed there)
+ * @param applySeccomp             the pinned seccomp helper (null on macOS)
  */
 record SrtConfig(Network network, Filesystem filesystem, Ripgrep ripgrep, int mandatoryDenySearchDepth,
                  Path bwrapPath, Path socatPath, Path applySeccomp) {
@@ -64,9 +64,15 @@ record SrtConfig(Network network, Filesystem filesystem, Ripgrep ripgrep, int ma
         rg.put("args", ripgrep.args());
         cfg.put("ripgrep", rg);
         cfg.put("mandatoryDenySearchDepth", mandatoryDenySearchDepth);
-        cfg.put("bwrapPath", bwrapPath.toString());
-        cfg.put("socatPath", socatPath.toString());
-        cfg.put("seccomp", Map.of("applyPath", applySeccomp.toString()));
+        if (bwrapPath != null) {
+            cfg.put("bwrapPath", bwrapPath.toString());
+        }
+        if (socatPath != null) {
+            cfg.put("socatPath", socatPath.toString());
+        }
+        if (applySeccomp != null) {
+            cfg.put("seccomp", Map.of("applyPath", applySeccomp.toString()));
+        }
         return cfg;
     }
 }

@@ -53,6 +53,8 @@ let initialized = false;
 let config = null;
 let seen = 0;
 let unsubscribe = null;
+// Set once by renderMacos: srt's platform was forced to macOS in this process, which then never wraps for execution.
+let forcedMacos = false;
 
 function watchViolations() {
   const store = SandboxManager.getSandboxViolationStore();
@@ -91,11 +93,12 @@ function discard() {
 async function teardown() {
   pre = null;
   if (unsubscribe) { unsubscribe(); unsubscribe = null; }
-  if (initialized) { initialized = false; await SandboxManager.reset(); }
+  if (initialized || forcedMacos) { initialized = false; await SandboxManager.reset(); }
 }
 
 const ops = {
   async init(req) {
+    if (forcedMacos) throw new Error('this bridge rendered a macOS wrap and cannot initialize for commands');
     await teardown();
     config = req.config;
     await SandboxManager.initialize(config, undefined, true);
@@ -130,6 +133,22 @@ const ops = {
     }
     discard();
     return { ...(await freshWrap()), prepared: false };
+  },
+  // For tests and diagnostics on a host that is not a Mac: srt's own macOS wrap (sandbox-exec with its generated
+  // Seatbelt profile) for this config, with its macOS log monitor and proxies started as initialize() starts them.
+  // srt reads process.platform on every call, so the platform is forced for the rest of this process; from then on
+  // init and wrap refuse, so a wrap made for another platform is never handed out to run.
+  async renderMacos(req) {
+    if (initialized || forcedMacos) throw new Error('renderMacos needs a fresh bridge');
+    forcedMacos = true;
+    Object.defineProperty(process, 'platform', { value: 'darwin' });
+    await SandboxManager.initialize(req.config, undefined, true);
+    watchViolations();
+    const commandId = 'ma-' + randomUUID();
+    const wrapped = await SandboxManager.wrapWithSandbox(COMMAND, undefined, undefined, undefined,
+      { commandId, commandText: commandId });
+    return { commandId, wrapped, proxyPort: SandboxManager.getProxyPort() ?? null,
+             socksPort: SandboxManager.getSocksProxyPort() ?? null };
   },
   async cleanup() {
     SandboxManager.cleanupAfterCommand();
