@@ -647,6 +647,33 @@ final class NativeEngine implements AutoCloseable {
         return out;
     }
 
+    /** An engine line's kind, target and reason. */
+    record Classified(Kind kind, String target, String reason) {}
+
+    /**
+     * What an engine violation line means (the proxy's network denies, Seatbelt refusals relayed by srt's macOS log
+     * monitor, the Linux seccomp feed's write attempts), or null for a line that is not a violation of its own.
+     */
+    static Classified classify(String line) {
+        Matcher n = NET_DENY.matcher(line);
+        if (n.matches()) {
+            return new Classified(Kind.NETWORK, n.group(1),
+                    n.group(2) == null ? "network access denied by the sandbox proxy" : n.group(2));
+        }
+        if (SeatbeltViolation.isRepeat(line)) {
+            return null;
+        }
+        SeatbeltViolation sb = SeatbeltViolation.parse(line);
+        if (sb != null) {
+            return new Classified(sb.kind(), sb.target(), sb.reason());
+        }
+        Matcher f = FS_DENY.matcher(line);
+        if (f.matches()) {
+            return new Classified(Kind.WRITE, f.group(2), writeOutcome(f.group(2), f.group(1)));
+        }
+        return new Classified(Kind.OTHER, null, line);
+    }
+
     private void onEngineEvent(SrtBridge.EngineEvent e) {
         Matcher a = NET_ALLOW.matcher(e.line());
         if (a.matches()) {
@@ -657,32 +684,12 @@ final class NativeEngine implements AutoCloseable {
         if (who == null) {
             who = new Attribution(null, null, "sandbox", e.commandId());
         }
-        Kind kind;
-        String target;
-        String reason;
-        Matcher n = NET_DENY.matcher(e.line());
-        Matcher f = FS_DENY.matcher(e.line());
-        SeatbeltViolation sb = n.matches() ? null : SeatbeltViolation.parse(e.line());
-        if (n.matches()) {
-            kind = Kind.NETWORK;
-            target = n.group(1);
-            reason = n.group(2) == null ? "network access denied by the sandbox proxy" : n.group(2);
-        } else if (sb != null) {
-            // macOS: srt's log monitor relays the kernel's Seatbelt refusal
-            kind = sb.kind();
-            target = sb.target();
-            reason = sb.reason();
-        } else if (f.matches()) {
-            kind = Kind.WRITE;
-            target = f.group(2);
-            reason = writeOutcome(target, f.group(1));
-        } else {
-            kind = Kind.OTHER;
-            target = null;
-            reason = e.line();
+        Classified c = classify(e.line());
+        if (c == null) {
+            return;
         }
-        Violation v = new Violation(e.time(), Tier.OBSERVED, kind, who.runId(), who.callId(), who.tool(), who.command(),
-                target, reason);
+        Violation v = new Violation(e.time(), Tier.OBSERVED, c.kind(), who.runId(), who.callId(), who.tool(),
+                who.command(), c.target(), c.reason());
         log.record(v);
         synchronized (late) {
             late.addLast(v);

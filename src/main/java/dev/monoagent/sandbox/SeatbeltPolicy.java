@@ -65,7 +65,7 @@ final class SeatbeltPolicy {
 
     /**
      * The configured deny globs as absolute patterns srt compiles into Seatbelt regexes: a basename glob
-     * ({@code .env.*}) at the workspace's top level and at any depth below it (Policy matches it at any depth), a
+     * ({@code .env.*}) at any depth of the workspace, its top level included (Policy matches it at any depth), a
      * relative path glob under the workspace, an absolute glob as written. A workspace whose own path contains glob
      * characters gets none (srt would read its name as a pattern that matches nothing; the literals still apply).
      */
@@ -83,7 +83,7 @@ final class SeatbeltPolicy {
             if (Path.of(glob).isAbsolute()) {
                 out.add(glob);
             } else if (!glob.contains("/")) {
-                out.add(ws + "/" + glob);
+                // srt compiles "**/" to "(.*/)?": the top level is included
                 out.add(ws + "/**/" + glob);
             } else {
                 out.add(ws + "/" + glob);

@@ -23,6 +23,16 @@ record SeatbeltViolation(String process, long pid, String operation, String targ
     private static final Pattern LINE = Pattern.compile(
             "^(?<proc>.+?)\\((?<pid>\\d+)\\) deny(?:\\(\\d+\\))? (?<op>[a-z][a-z0-9*-]*)(?: (?<target>.+))?$");
 
+    private static final Pattern REPEAT = Pattern.compile("^\\d+ duplicate reports? for .+ deny(?:\\(\\d+\\))? .+$");
+
+    /**
+     * The kernel's rate-limit summary ({@code 3 duplicate reports for bash deny(1) file-write-data /x}): repeats of a
+     * refusal already reported on its own line, so not a violation of its own.
+     */
+    static boolean isRepeat(String line) {
+        return REPEAT.matcher(line.strip()).matches();
+    }
+
     /** The parsed line, or null when {@code line} is not a Seatbelt denial. */
     static SeatbeltViolation parse(String line) {
         Matcher m = LINE.matcher(line.strip());
