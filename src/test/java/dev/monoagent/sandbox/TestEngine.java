@@ -37,7 +37,10 @@ public final class TestEngine {
             Files.writeString(home.resolve(".ssh/id_test"), "PRIVATE-KEY-CANARY\n");
             HostEnv base = HostEnv.detect();
             // the system dirs only: tools under the real home (pyenv shims) are not what the sandbox tests exercise
-            HostEnv env = new HostEnv(root.resolve("cache"), home, "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+            // (on Apple silicon Homebrew's node and rg live in /opt/homebrew/bin)
+            String sys = (Platform.current() == Platform.MACOS ? "/opt/homebrew/bin:" : "")
+                    + "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
+            HostEnv env = new HostEnv(root.resolve("cache"), home, sys,
                     Files.createDirectories(root.resolve("tmp")), base.hostEnv(), List.of());
             // a host without Node >= 20.11 (fresh Debian 12) runs the suite on the pinned managed Node
             if (!HostTools.hostNodeQualifies(env, List.of())
