@@ -244,8 +244,10 @@ public final class Sandbox implements AutoCloseable {
     /** Files whose identity the proof depends on: host tools, helper, engine entry points. */
     private Map<Path, Object> fingerprint() {
         Map<Path, Object> m = new LinkedHashMap<>();
-        List<Path> files = new ArrayList<>(List.of(tools.node(), tools.bwrap(), tools.socat(), tools.rg(), tools.bash(),
-                setsid, resolution.applySeccomp(), resolution.indexJs(), resolution.cliJs()));
+        // bwrap and socat are null on macOS (sandbox-exec is SIP-protected system software)
+        List<Path> files = new ArrayList<>(java.util.Arrays.asList(tools.node(), tools.bwrap(), tools.socat(),
+                tools.rg(), tools.bash(), setsid, resolution.applySeccomp(), resolution.indexJs(), resolution.cliJs()));
+        files.removeIf(java.util.Objects::isNull);
         for (Path f : files) {
             m.put(f, statKey(f));
         }

@@ -77,6 +77,22 @@ class MacHostTest {
     }
 
     @Test
+    void macToolsWithoutBwrapOrSocatReachTheBridgeAndTheConfig() {
+        HostTools mac = new HostTools(Path.of("/opt/homebrew/bin/node"), null, null, Path.of("/opt/homebrew/bin/rg"),
+                Path.of("/bin/bash"), "v22.11.0", "host");
+        HostEnv env = new HostEnv(Path.of("/c"), HOME, "/usr/bin:/bin", Path.of("/tmp"), Map.of(), List.of());
+        assertEquals("/opt/homebrew/bin:/bin:/usr/bin", SrtBridge.bridgePath(mac, env));
+        SrtConfig cfg = new SrtConfig(new SrtConfig.Network(List.of(), List.of(), true),
+                new SrtConfig.Filesystem(List.of(), List.of(), List.of(), List.of()),
+                new SrtConfig.Ripgrep(mac.rg(), List.of()), 3, null, null, null);
+        Map<String, Object> m = cfg.toMap();
+        assertFalse(m.containsKey("bwrapPath"));
+        assertFalse(m.containsKey("socatPath"));
+        assertFalse(m.containsKey("seccomp"));
+        assertEquals(List.of("network", "filesystem", "ripgrep", "mandatoryDenySearchDepth"), List.copyOf(m.keySet()));
+    }
+
+    @Test
     void seatbeltLinesParseIntoKindTargetAndReason() {
         SeatbeltViolation w = SeatbeltViolation.parse("bash(48211) deny(1) file-write-create /Users/r/ws/.env.local");
         assertEquals(new SeatbeltViolation("bash", 48211, "file-write-create", "/Users/r/ws/.env.local"), w);
