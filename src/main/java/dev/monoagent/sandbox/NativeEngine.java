@@ -653,17 +653,19 @@ final class NativeEngine implements AutoCloseable {
     /**
      * What an engine violation line means (the proxy's network denies, Seatbelt refusals relayed by srt's macOS log
      * monitor, the Linux seccomp feed's write attempts), or null for a line that is not a violation of its own.
+     * Seatbelt shapes are only read on macOS: on Linux a path may contain anything, and a written name that looks like
+     * {@code x(1) deny(1) ...} must not change what the seccomp line is taken to say.
      */
-    static Classified classify(String line) {
+    static Classified classify(String line, Platform platform) {
         Matcher n = NET_DENY.matcher(line);
         if (n.matches()) {
             return new Classified(Kind.NETWORK, n.group(1),
                     n.group(2) == null ? "network access denied by the sandbox proxy" : n.group(2));
         }
-        if (SeatbeltViolation.isRepeat(line)) {
+        if (platform == Platform.MACOS && SeatbeltViolation.isRepeat(line)) {
             return null;
         }
-        SeatbeltViolation sb = SeatbeltViolation.parse(line);
+        SeatbeltViolation sb = platform == Platform.MACOS ? SeatbeltViolation.parse(line) : null;
         if (sb != null) {
             return new Classified(sb.kind(), sb.target(), sb.reason());
         }
@@ -684,7 +686,7 @@ final class NativeEngine implements AutoCloseable {
         if (who == null) {
             who = new Attribution(null, null, "sandbox", e.commandId());
         }
-        Classified c = classify(e.line());
+        Classified c = classify(e.line(), Platform.current());
         if (c == null) {
             return;
         }

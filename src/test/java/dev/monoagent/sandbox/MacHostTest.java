@@ -117,15 +117,22 @@ class MacHostTest {
 
     @Test
     void engineLinesOfAllThreeProducersAreClassified() {
-        NativeEngine.Classified proxy = NativeEngine.classify("deny network-outbound example.com:80 (not allowed)");
+        NativeEngine.Classified proxy = NativeEngine.classify("deny network-outbound example.com:80 (not allowed)", Platform.MACOS);
         assertEquals(new NativeEngine.Classified(Kind.NETWORK, "example.com:80", "not allowed"), proxy);
-        NativeEngine.Classified seatbelt = NativeEngine.classify("bash(9) deny(1) file-write-data /Users/r/ws/.env");
+        NativeEngine.Classified seatbelt = NativeEngine.classify("bash(9) deny(1) file-write-data /Users/r/ws/.env",
+                Platform.MACOS);
         assertEquals(Kind.WRITE, seatbelt.kind());
         assertEquals("/Users/r/ws/.env", seatbelt.target());
-        NativeEngine.Classified linux = NativeEngine.classify("deny openat /home/r/ws/.env");
+        NativeEngine.Classified linux = NativeEngine.classify("deny openat /home/r/ws/.env", Platform.LINUX);
         assertEquals(new NativeEngine.Classified(Kind.WRITE, "/home/r/ws/.env", "write refused by the sandbox (openat)"),
                 linux);
-        assertNull(NativeEngine.classify("2 duplicate reports for bash deny(1) file-write-data /Users/r/ws/.env"));
-        assertEquals(Kind.OTHER, NativeEngine.classify("something else").kind());
+        assertNull(NativeEngine.classify("2 duplicate reports for bash deny(1) file-write-data /Users/r/ws/.env",
+                Platform.MACOS));
+        assertEquals(Kind.OTHER, NativeEngine.classify("something else", Platform.MACOS).kind());
+        // on Linux a seccomp line is read as one whatever the written name looks like
+        String planted = "deny openat /home/r/ws/a(1) deny(1) file-read-data b";
+        assertEquals(new NativeEngine.Classified(Kind.WRITE, "/home/r/ws/a(1) deny(1) file-read-data b",
+                "write refused by the sandbox (openat)"), NativeEngine.classify(planted, Platform.LINUX));
+        assertEquals(Kind.OTHER, NativeEngine.classify("2 duplicate reports for x deny(1) y", Platform.LINUX).kind());
     }
 }

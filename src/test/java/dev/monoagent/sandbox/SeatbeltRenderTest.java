@@ -334,7 +334,7 @@ class SeatbeltRenderTest {
                 "node(48230) deny(1) network-bind 127.0.0.1:0"), got.stream().map(SrtBridge.EngineEvent::line).toList());
         assertTrue(got.stream().allMatch(e -> id.equals(e.commandId())), "attributed by the log tag: " + got);
         // and ours classifies what is left: the kernel's repeat summary is no violation of its own
-        List<NativeEngine.Classified> c = got.stream().map(e -> NativeEngine.classify(e.line()))
+        List<NativeEngine.Classified> c = got.stream().map(e -> NativeEngine.classify(e.line(), Platform.MACOS))
                 .filter(java.util.Objects::nonNull).toList();
         assertEquals(List.of(Kind.WRITE, Kind.WRITE, Kind.NETWORK, Kind.NETWORK),
                 c.stream().map(NativeEngine.Classified::kind).toList());
