@@ -53,9 +53,15 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
 
     /** As {@link #find(HostEnv)}, never taking a tool from a PATH entry inside {@code untrusted} (agent-writable). */
     static Found find(HostEnv env, java.util.Collection<Path> untrusted) {
+        return find(env, untrusted, Platform.current());
+    }
+
+    /** As above for {@code platform}'s tool set (Linux: bwrap, socat, rg; macOS: rg; both: node, bash). */
+    static Found find(HostEnv env, java.util.Collection<Path> untrusted, Platform platform) {
         List<String> problems = new ArrayList<>();
         List<String> missingPkgs = new ArrayList<>();
-        boolean mac = System.getProperty("os.name", "").toLowerCase().contains("mac");
+        boolean mac = platform == Platform.MACOS;
+        boolean linux = platform == Platform.LINUX;
         NodeChoice nc = chooseNode(env, untrusted);
         Path node = nc.node();
         problems.addAll(nc.problems());
@@ -65,7 +71,7 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
         Path bwrap = null;
         Path socat = null;
         Path rg = null;
-        if (env.isLinux()) {
+        if (linux) {
             bwrap = resolve(env, untrusted, "bwrap", problems);
             if (bwrap == null) {
                 missingPkgs.add("bubblewrap");
@@ -82,7 +88,7 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
             rg = resolve(env, untrusted, "rg", problems);
         }
         Path bash = resolve(env, untrusted, "bash", problems);
-        if (node == null || bash == null || (env.isLinux() && (bwrap == null || socat == null || rg == null))
+        if (node == null || bash == null || (linux && (bwrap == null || socat == null || rg == null))
                 || (mac && rg == null)) {
             String hint;
             if (node == null) {

@@ -94,7 +94,7 @@ final class SelfCheck {
         return out;
     }
 
-    private static void serve(ServerSocket ss, String token) {
+    static void serve(ServerSocket ss, String token) {
         while (!ss.isClosed()) {
             try (Socket s = ss.accept(); OutputStream os = s.getOutputStream()) {
                 os.write((token + "\n").getBytes(StandardCharsets.UTF_8));

@@ -77,6 +77,29 @@ class MacHostTest {
     }
 
     @Test
+    void macPrerequisitesAreNodeRgAndBashWithBrewHints(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path bin = java.nio.file.Files.createDirectories(tmp.resolve("bin"));
+        java.nio.file.Files.createSymbolicLink(bin.resolve("bash"), Path.of("/bin/bash").toRealPath());
+        HostEnv env = new HostEnv(tmp.resolve("cache"), tmp, bin.toString(), tmp, Map.of(), List.of());
+        HostTools.Found noNode = HostTools.find(env, List.of(), Platform.MACOS);
+        assertEquals("brew install node", ((HostTools.Missing) noNode).installHint());
+        Path node = bin.resolve("node");
+        java.nio.file.Files.writeString(node, "#!/bin/sh\necho v22.11.0\n");
+        java.nio.file.Files.setPosixFilePermissions(node, java.nio.file.attribute.PosixFilePermissions.fromString(
+                "rwxr-xr-x"));
+        HostTools.Found noRg = HostTools.find(env, List.of(), Platform.MACOS);
+        assertEquals("brew install ripgrep", ((HostTools.Missing) noRg).installHint());
+        java.nio.file.Files.copy(node, bin.resolve("rg"));
+        // no bwrap, no socat: macOS needs neither (Linux would name apt packages here)
+        HostTools t = ((HostTools.Ok) HostTools.find(env, List.of(), Platform.MACOS)).tools();
+        assertNull(t.bwrap());
+        assertNull(t.socat());
+        assertEquals("v22.11.0", t.nodeVersion());
+        assertTrue(((HostTools.Missing) HostTools.find(env, List.of(), Platform.LINUX)).installHint()
+                .startsWith("apt-get install -y bubblewrap socat"));
+    }
+
+    @Test
     void macToolsWithoutBwrapOrSocatReachTheBridgeAndTheConfig() {
         HostTools mac = new HostTools(Path.of("/opt/homebrew/bin/node"), null, null, Path.of("/opt/homebrew/bin/rg"),
                 Path.of("/bin/bash"), "v22.11.0", "host");

@@ -15,10 +15,8 @@ import dev.monoagent.config.Enums.SandboxMode;
 import dev.monoagent.config.MonoConfig;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,8 +86,8 @@ class SeatbeltRenderTest {
         granted = new ServerSocket(0, 8, InetAddress.getByName("127.0.0.1"));
         ungranted = new ServerSocket(0, 8, InetAddress.getByName("127.0.0.1"));
         token = "MAC-CANARY-" + System.nanoTime();
-        ProcessRunner.pump("seatbelt-granted", () -> serve(granted, token));
-        ProcessRunner.pump("seatbelt-ungranted", () -> serve(ungranted, "UNGRANTED-REACHED"));
+        ProcessRunner.pump("seatbelt-granted", () -> SelfCheck.serve(granted, token));
+        ProcessRunner.pump("seatbelt-ungranted", () -> SelfCheck.serve(ungranted, "UNGRANTED-REACHED"));
 
         HostEnv base = TestEngine.env();
         // the fake `log` srt's macOS monitor spawns (found on the bridge's PATH: Linux has no `log` of its own)
@@ -148,16 +146,6 @@ class SeatbeltRenderTest {
             ungranted.close();
         }
         SrtRuntime.deleteTree(root);
-    }
-
-    private static void serve(ServerSocket ss, String text) {
-        while (!ss.isClosed()) {
-            try (Socket s = ss.accept(); OutputStream os = s.getOutputStream()) {
-                os.write((text + "\n").getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                return;
-            }
-        }
     }
 
     /**
