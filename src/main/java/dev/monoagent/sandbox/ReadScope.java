@@ -113,6 +113,20 @@ public final class ReadScope {
 
     /** One line per readable area, for {@code validate}. */
     public static List<String> describe(List<Path> readableRoots, List<Path> writableRoots, Path home) {
+        return describe(readableRoots, writableRoots, home, Platform.current());
+    }
+
+    /** As above for {@code platform}: macOS reads deny-then-allow from a different top level (SeatbeltPolicy). */
+    static List<String> describe(List<Path> readableRoots, List<Path> writableRoots, Path home, Platform platform) {
+        if (platform == Platform.MACOS) {
+            Set<String> roots = new LinkedHashSet<>();
+            readableRoots.forEach(r -> roots.add(r.toString()));
+            writableRoots.forEach(r -> roots.add(r.toString()));
+            return List.of("readable: " + String.join(", ", roots) + " (roots); the session temp dir and PATH dirs; "
+                    + "the system (" + String.join(" ", SeatbeltPolicy.SYSTEM) + ", /opt only " + SeatbeltPolicy.HOMEBREW
+                    + ") without " + String.join(" ", SeatbeltPolicy.PRIVATE_DENIED) + " (" + home
+                    + ", /Users, /Volumes and every other top-level dir are read-denied).");
+        }
         Set<String> roots = new LinkedHashSet<>();
         readableRoots.forEach(r -> roots.add(r.toString()));
         writableRoots.forEach(r -> roots.add(r.toString()));

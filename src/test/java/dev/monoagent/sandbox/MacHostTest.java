@@ -100,6 +100,20 @@ class MacHostTest {
     }
 
     @Test
+    void validateDescribesTheMacReadScopeOnMacos() {
+        String mac = String.join("\n", ReadScope.describe(List.of(Path.of("/Users/reviewer/ws")), List.of(), HOME,
+                Platform.MACOS));
+        assertTrue(mac.contains("/Users/reviewer/ws (roots)"), mac);
+        assertTrue(mac.contains("/private/var/folders"), mac);
+        assertTrue(mac.contains("/opt only /opt/homebrew"), mac);
+        assertFalse(mac.contains("/lib64"), mac);
+        String linux = String.join("\n", ReadScope.describe(List.of(Path.of("/home/r/ws")), List.of(),
+                Path.of("/home/r"), Platform.LINUX));
+        assertTrue(linux.contains("/lib64"), linux);
+        assertFalse(linux.contains("/private/var"), linux);
+    }
+
+    @Test
     void macToolsWithoutBwrapOrSocatReachTheBridgeAndTheConfig() {
         HostTools mac = new HostTools(Path.of("/opt/homebrew/bin/node"), null, null, Path.of("/opt/homebrew/bin/rg"),
                 Path.of("/bin/bash"), "v22.11.0", "host");

@@ -47,6 +47,7 @@ class SeatbeltRenderTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private Path root;
     private Path ws;
+    private Path repo;
     private Path outside;
     private Path macRoot;
     private Path streamFile;
@@ -76,6 +77,9 @@ class SeatbeltRenderTest {
         outside = Files.createDirectories(root.resolve("outside"));
         Files.writeString(ws.resolve(".env"), "SECRET=1\n");
         Files.writeString(ws.resolve(".env.production"), "SECRET=2\n");
+        // a second writable root holding a repository from before the engine started, as a reviewed one does
+        repo = Files.createDirectories(root.resolve("repo"));
+        SelfCheck.plantRepo(repo);
         // a Mac's top level, for the read scope (the real / here is Linux's)
         macRoot = root.resolve("macroot");
         for (String d : List.of("Applications", "Library", "System", "Users", "Volumes", "private", "usr", "bin",
@@ -114,7 +118,7 @@ class SeatbeltRenderTest {
         SrtRuntime.Resolution engine = new SrtRuntime(base).resolve();
         assertTrue(engine.usable(), engine.detail());
 
-        policy = new Policy(ws, SandboxMode.NATIVE, Fallback.FAIL_CLOSED, false, List.of(ws), List.of(ws),
+        policy = new Policy(ws, SandboxMode.NATIVE, Fallback.FAIL_CLOSED, false, List.of(ws, repo), List.of(ws, repo),
                 MonoConfig.Sandbox.DEFAULT_DENY_WRITE, List.of(ws.resolve(".mono-agent"), ws.resolve(".git/config"),
                 ws.resolve(".git/hooks"), base.cacheRoot()), List.of(base.home().resolve(".ssh"), base.home()),
                 NetworkMode.LOCALHOST, List.of());
@@ -190,6 +194,26 @@ class SeatbeltRenderTest {
         return out;
     }
 
+    /** Whether a {@code (subpath ..)}, {@code (literal ..)} or {@code (regex ..)} among {@code filters} matches {@code p}. */
+    private static boolean covered(List<String> filters, Path p) throws IOException {
+        for (String f : filters) {
+            Matcher m = Pattern.compile("^\\((subpath|literal|regex) (\".*\")\\)$").matcher(f);
+            if (!m.matches()) {
+                continue;
+            }
+            String v = JSON.readValue(m.group(2), String.class);
+            boolean hit = switch (m.group(1)) {
+                case "subpath" -> p.startsWith(Path.of(v));
+                case "literal" -> p.equals(Path.of(v));
+                default -> Pattern.compile(v).matcher(p.toString()).matches();
+            };
+            if (hit) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String subpath(Path p) {
         return "(subpath \"" + p + "\")";
     }
@@ -224,7 +248,21 @@ class SeatbeltRenderTest {
         for (String p : List.of("env.txt", "src/main.java", ".environment")) {
             assertFalse(rx.stream().anyMatch(r -> r.matcher(ws + "/" + p).matches()), p + " must stay writable");
         }
-        // and writes are allowed in the workspace and the session temp dir only (plus srt's own /dev files)
+        // what the rules say about single writes (Seatbelt: the deny block comes after the allow block, so it wins)
+        List<String> allowRules = filters("(allow file-write*");
+        for (Path p : List.of(ws.resolve(".env"), ws.resolve("sub/.env.new"), ws.resolve(".git/hooks/pre-commit"),
+                ws.resolve(".mono-agent/violations/x.jsonl"), repo.resolve(".git/HEAD"), repo.resolve(".git/index"),
+                repo.resolve(".git/config"), repo.resolve(".git/hooks/pre-commit"), repo.resolve(".git/objects/ab"))) {
+            assertTrue(covered(deny, p), p + " must be write-denied by " + deny);
+        }
+        for (Path p : List.of(ws.resolve("allowed.txt"), ws.resolve("src/Main.java"), repo.resolve("README.md"),
+                sessionTmp.resolve("scratch"))) {
+            assertTrue(covered(allowRules, p) && !covered(deny, p), p + " must be writable");
+        }
+        for (Path p : List.of(outside.resolve("outside.txt"), root.resolve("other.txt"))) {
+            assertFalse(covered(allowRules, p), p + " must not be writable");
+        }
+        // and writes are allowed in the roots and the session temp dir only (plus srt's own /dev files)
         List<String> allow = filters("(allow file-write*");
         assertTrue(allow.contains(subpath(ws)), "ws writable: " + allow);
         assertTrue(allow.contains(subpath(sessionTmp)), "session tmp writable: " + allow);
