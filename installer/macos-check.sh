@@ -124,6 +124,13 @@ prereqs() {
     result prereq setsid FAIL "brew install util-linux"
   fi
   if [ -x /usr/bin/sandbox-exec ]; then result prereq sandbox-exec pass /usr/bin/sandbox-exec; else result prereq sandbox-exec FAIL "missing /usr/bin/sandbox-exec"; fi
+  # srt's violation feed is `log stream`; macOS may refuse it to some users, and the feed probe then fails
+  local ls_out
+  if ls_out=$(/usr/bin/log stream --timeout 1 --predicate 'eventMessage ENDSWITH "_macos_check_none_"' 2>&1); then
+    result prereq log-stream pass "log stream runs"
+  else
+    result prereq log-stream FAIL "log stream refused: $(printf '%s' "$ls_out" | head -n 2)"
+  fi
   tools_line="java ${found:-none}; node $(node --version 2>/dev/null || echo none); rg $(rg --version 2>/dev/null | head -n1 | cut -d' ' -f2); bash ${BASH_VERSION}"
 }
 
