@@ -18,6 +18,9 @@ import java.util.stream.Stream;
  *
  * <ul>
  *   <li>the Linux helpers (bwrap, socat, apply-seccomp) are left out of the config;</li>
+ *   <li>protected literals that Linux leaves out while absent (an absent {@code IDENTITY.md} or {@code .git/commondir}:
+ *       bwrap would mount an empty placeholder file over them on the host) are denied: Seatbelt refuses creating them
+ *       and leaves nothing on disk;</li>
  *   <li>deny globs are passed <em>as globs</em> too, anchored at the workspace: Seatbelt matches them as regexes, so a
  *       new {@code .env.custom} is refused at write time instead of only being quarantined afterwards (the literals and
  *       the post-command scan stay, so nothing depends on the regex alone);</li>
@@ -57,6 +60,13 @@ final class SeatbeltPolicy {
                             WorkspaceFacts facts) {
         SrtConfig linux = PolicyCompiler.srtConfig(p, denyLiterals, f, hostPorts, facts);
         Set<String> deny = new LinkedHashSet<>(linux.filesystem().denyWrite());
+        Path dotGit = p.workspace().resolve(".git");
+        for (Path lit : p.protectedLiterals()) {
+            // a symlinked .git stays out on both: srt would deny its target, while the link itself stays replaceable
+            if (!(lit.equals(dotGit) && facts.dotGit() == WorkspaceFacts.DotGit.SYMLINK)) {
+                deny.add(lit.toString());
+            }
+        }
         deny.addAll(anchoredGlobs(p));
         SrtConfig.Filesystem fs = new SrtConfig.Filesystem(linux.filesystem().denyRead(),
                 linux.filesystem().allowRead(), linux.filesystem().allowWrite(), List.copyOf(deny));

@@ -120,7 +120,8 @@ class SeatbeltRenderTest {
 
         policy = new Policy(ws, SandboxMode.NATIVE, Fallback.FAIL_CLOSED, false, List.of(ws, repo), List.of(ws, repo),
                 MonoConfig.Sandbox.DEFAULT_DENY_WRITE, List.of(ws.resolve(".mono-agent"), ws.resolve(".git/config"),
-                ws.resolve(".git/hooks"), base.cacheRoot()), List.of(base.home().resolve(".ssh"), base.home()),
+                ws.resolve(".git/hooks"), ws.resolve(".git/commondir"), ws.resolve("IDENTITY.md"), base.cacheRoot()),
+                List.of(base.home().resolve(".ssh"), base.home()),
                 NetworkMode.LOCALHOST, List.of());
         WorkspaceFacts facts = WorkspaceFacts.scan(policy, tools.rg(), base.home());
         literals = PolicyCompiler.denyLiterals(policy, facts);
@@ -239,6 +240,11 @@ class SeatbeltRenderTest {
         for (Path must : List.of(ws.resolve(".env"), ws.resolve(".env.production"), ws.resolve(".mono-agent"),
                 ws.resolve(".git/hooks"), ws.resolve(".git/config"))) {
             assertTrue(deny.contains(subpath(must)), must + " in " + deny);
+        }
+        // absent ones Linux must not mount over (bwrap would leave an empty file on the host) are denied here
+        for (Path absent : List.of(ws.resolve("IDENTITY.md"), ws.resolve(".git/commondir"))) {
+            assertFalse(literals.contains(absent), absent + " is not a Linux deny literal while absent");
+            assertTrue(deny.contains(subpath(absent)), absent + " in " + deny);
         }
         // the glob .env.* is refused at any depth by name, also for files that do not exist yet
         List<Pattern> rx = regexes(deny);
