@@ -3,9 +3,6 @@ package dev.monoagent.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -57,7 +54,7 @@ final class GlobTool extends BasicTool {
             Ripgrep.addExcludes(argv);
             argv.add("--");
             argv.add(root.arg());
-            out = Ripgrep.run(argv, root.cwd());
+            out = Ripgrep.run(ctx, argv, root.cwd());
         } catch (IOException e) {
             return new ToolResult.Failed(ToolResult.FAILED, "Error: " + e.getMessage());
         }
@@ -77,9 +74,11 @@ final class GlobTool extends BasicTool {
         }
         Map<String, Long> mtime = new HashMap<>();
         for (String p : paths) {
-            try {
-                FileTime t = Files.getLastModifiedTime(root.cwd().resolve(p), LinkOption.NOFOLLOW_LINKS);
-                mtime.put(p, t.toMillis());
+            // by descriptor, no symlink followed on the way: a directory swapped for a link since rg listed it must
+            // not make us stat (and order by) a file outside the roots
+            try (FdFile f = FdFile.open(root.cwd().resolve(p).normalize(), false)) {
+                var a = f.attributes();
+                mtime.put(p, a == null ? 0L : a.lastModifiedTime().toMillis());
             } catch (IOException e) {
                 mtime.put(p, 0L);
             }

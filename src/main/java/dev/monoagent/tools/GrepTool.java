@@ -115,7 +115,7 @@ final class GrepTool extends BasicTool {
         argv.add(root.arg());
         Ripgrep.Output out;
         try {
-            out = Ripgrep.run(argv, root.cwd());
+            out = Ripgrep.run(ctx, argv, root.cwd());
         } catch (IOException e) {
             return new ToolResult.Failed(ToolResult.FAILED, "Error: " + e.getMessage());
         }

@@ -1,6 +1,7 @@
 package dev.monoagent.tools;
 
 import dev.monoagent.common.TaskExecutor;
+import dev.monoagent.config.Enums.SandboxMode;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -15,7 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the host's ripgrep for Glob and Grep. This is the one host process the tools start directly: rg only reads,
  * is pinned to paths the {@link PathGuard} already allowed, never follows symlinks while walking, ignores user
- * config ({@code --no-config}), and its output is bounded. Everything else runs through the sandbox.
+ * config ({@code --no-config}), and its output is bounded. Unless the sandbox is off it walks inside
+ * {@link SearchView}'s namespace, so a directory a sandboxed process swaps for a symlink mid-walk cannot lead it out
+ * of the readable roots. Everything else runs through the sandbox.
  */
 final class Ripgrep {
     private Ripgrep() {}
@@ -63,7 +66,24 @@ final class Ripgrep {
         a.add("--glob=!.mono-agent");
     }
 
-    static Output run(List<String> argv, Path cwd) throws IOException {
+    /**
+     * Runs {@code argv} (rg first) from {@code cwd}: in {@link SearchView}'s namespace, or directly in mode off, where
+     * the agent's own commands run on the host anyway. No bubblewrap with the sandbox on refuses the search.
+     */
+    static Output run(ToolContext ctx, List<String> argv, Path cwd) throws IOException {
+        if (ctx.policy().mode() == SandboxMode.OFF) {
+            return run(argv, cwd);
+        }
+        Path bwrap = ctx.binaries().bwrap();
+        if (bwrap == null) {
+            throw new Missing("bubblewrap (bwrap) is not installed (or only in an untrusted PATH entry); Glob and Grep "
+                    + "walk in a namespace that holds only the readable roots, so that a sandboxed process cannot "
+                    + "lead the walk elsewhere.");
+        }
+        return run(SearchView.wrap(bwrap, ctx.policy(), cwd, argv), cwd);
+    }
+
+    private static Output run(List<String> argv, Path cwd) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().remove("RIPGREP_CONFIG_PATH");

@@ -1,0 +1,109 @@
+package dev.monoagent.tools;
+
+import dev.monoagent.sandbox.Policy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The mount namespace the host's rg walks in (issue 9 E-D). rg opens directories by path, so a sandboxed process that
+ * swaps a workspace directory for a symlink to {@code ~/.ssh} between rg's listing and its open would lead the walk
+ * there, and Grep would quote the key. rg therefore runs under bubblewrap in a namespace that holds only what the
+ * file tools may read anyway — the readable and writable roots of the compiled policy, with its read-denied paths
+ * below them masked — plus the system directories rg's own binary and libraries live in. A swapped symlink then
+ * resolves inside that namespace, where the secret does not exist; no list of "dangerous targets" is involved.
+ *
+ * <p>Only the outermost roots are bound: their parents lie outside every writable root, so the agent cannot turn
+ * the bind source itself into a symlink before bwrap resolves it.
+ */
+final class SearchView {
+    /** Top-level system dirs rg's binary and shared libraries come from ({@code /etc} is not among them). */
+    private static final List<String> SYSTEM = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+            "/libx32");
+    private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
+
+    private SearchView() {}
+
+    /** {@code bwrap ... -- rgArgv}, where {@code rgArgv.get(0)} is the trusted rg and {@code cwd} a readable dir. */
+    static List<String> wrap(Path bwrap, Policy policy, Path cwd, List<String> rgArgv) throws IOException {
+        List<String> a = new ArrayList<>(List.of(bwrap.toString(), "--unshare-all", "--die-with-parent",
+                "--new-session"));
+        for (String s : SYSTEM) {
+            Path p = Path.of(s);
+            if (Files.isSymbolicLink(p)) {
+                a.addAll(List.of("--symlink", Files.readSymbolicLink(p).toString(), s));
+            } else if (Files.isDirectory(p, NOFOLLOW)) {
+                a.addAll(List.of("--ro-bind", s, s));
+            }
+        }
+        if (Files.isRegularFile(Path.of("/etc/ld.so.cache"))) {
+            a.addAll(List.of("--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"));
+        }
+        Path rg = Path.of(rgArgv.get(0)).toRealPath();
+        if (SYSTEM.stream().noneMatch(s -> rg.startsWith(Path.of(s)))) {
+            a.addAll(List.of("--ro-bind", rg.toString(), rg.toString()));
+        }
+        List<Path> roots = roots(policy);
+        for (Path r : roots) {
+            a.addAll(List.of("--ro-bind", r.toString(), r.toString()));
+        }
+        for (Path d : masks(policy, roots)) {
+            if (Files.isDirectory(d, NOFOLLOW)) {
+                a.addAll(List.of("--tmpfs", d.toString()));
+            } else if (Files.exists(d, NOFOLLOW)) {
+                a.addAll(List.of("--ro-bind", "/dev/null", d.toString()));
+            }
+        }
+        a.addAll(List.of("--chdir", cwd.toString(), "--"));
+        a.add(rg.toString());
+        a.addAll(rgArgv.subList(1, rgArgv.size()));
+        return a;
+    }
+
+    /** The real, existing readable and writable roots, without those nested in another (the outer bind has them). */
+    static List<Path> roots(Policy policy) {
+        Set<Path> all = new LinkedHashSet<>();
+        for (Path r : concat(policy.readableRoots(), policy.writableRoots())) {
+            try {
+                all.add(r.toRealPath());
+            } catch (IOException absent) {
+                // nothing to search there
+            }
+        }
+        List<Path> out = new ArrayList<>();
+        for (Path r : all) {
+            if (all.stream().noneMatch(o -> !o.equals(r) && r.startsWith(o))) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The read-denied paths inside the bound roots, by {@link Policy#readDenial}'s rule: a denied path stays readable
+     * only where a readable root lies inside it.
+     */
+    static List<Path> masks(Policy policy, List<Path> roots) {
+        List<Path> out = new ArrayList<>();
+        for (Path d : policy.denyRead()) {
+            Path n = d.toAbsolutePath().normalize();
+            boolean inside = roots.stream().anyMatch(n::startsWith);
+            boolean reopened = policy.readableRoots().stream().anyMatch(r -> r.startsWith(n));
+            if (inside && !reopened) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    private static List<Path> concat(List<Path> a, List<Path> b) {
+        List<Path> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+}
