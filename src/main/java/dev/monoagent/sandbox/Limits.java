@@ -416,31 +416,23 @@ final class Limits {
      * after each command, when nothing of it is left running (its group was killed).
      */
     long enforceTmp(Path dir) {
-        long[] total = {0};
-        try (var s = Files.walk(dir)) {
-            s.forEach(p -> {
-                try {
-                    var a = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class,
-                            java.nio.file.LinkOption.NOFOLLOW_LINKS);
-                    if (a.isRegularFile()) {
-                        total[0] += a.size();
-                    }
-                } catch (IOException gone) {
-                    // vanished while walking
-                }
-            });
-        } catch (IOException | java.io.UncheckedIOException e) {
+        // by descriptor, never following a link: another command of the workspace may still be running and swapping
+        // a directory here for a symlink to ~/.ssh (issue 9 E-E); a path walk would delete through it
+        long total;
+        try {
+            total = NoFollowFs.size(dir);
+        } catch (IOException e) {
             return -1;
         }
-        if (total[0] <= tmp) {
+        if (total <= tmp) {
             return -1;
         }
-        try (var s = Files.list(dir)) {
-            s.forEach(SrtRuntime::deleteTree);
+        try {
+            NoFollowFs.deleteContents(dir);
         } catch (IOException ignored) {
             // best effort: reported with the size found
         }
-        return total[0];
+        return total;
     }
 
     /** Removes this JVM's base groups (at engine close; empty by then). */

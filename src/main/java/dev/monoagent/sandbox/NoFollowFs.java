@@ -10,6 +10,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Set;
 
 /**
@@ -46,6 +48,98 @@ final class NoFollowFs {
                 ch.write(buf);
             }
         }
+    }
+
+    /** Deepest directory level the clean-up descends to (each level holds one descriptor open). */
+    static final int MAX_DEPTH = 128;
+
+    /**
+     * The bytes of regular files below {@code dir}, walked by descriptor without following any symlink (one swapped
+     * in mid-walk is counted as a link, never entered). Entries that vanish while walking are skipped.
+     */
+    static long size(Path dir) throws IOException {
+        try (SecureDirectoryStream<Path> d = openDir(dir, false)) {
+            return size(d, 0);
+        }
+    }
+
+    private static long size(SecureDirectoryStream<Path> d, int depth) {
+        long total = 0;
+        for (Path n : names(d)) {
+            try {
+                BasicFileAttributes a = attributes(d, n);
+                if (a.isRegularFile()) {
+                    total += a.size();
+                } else if (a.isDirectory() && depth < MAX_DEPTH) {
+                    try (SecureDirectoryStream<Path> sub = d.newDirectoryStream(n, NOFOLLOW)) {
+                        total += size(sub, depth + 1);
+                    }
+                }
+            } catch (IOException | RuntimeException gone) {
+                // vanished or swapped while walking: not counted
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Deletes everything below {@code dir} (which stays) by descriptor: each subdirectory is opened relative to its
+     * parent with {@code O_NOFOLLOW} and each entry removed with {@code unlinkat} on its parent's descriptor. A
+     * directory a running sandboxed process swaps for a symlink (to {@code ~/.ssh}) is unlinked as a link, never
+     * entered; one swapped after it was opened is still the same directory, wherever it now is. Returns whether
+     * everything went.
+     */
+    static boolean deleteContents(Path dir) throws IOException {
+        try (SecureDirectoryStream<Path> d = openDir(dir, false)) {
+            return empty(d, 0);
+        }
+    }
+
+    private static boolean empty(SecureDirectoryStream<Path> d, int depth) {
+        boolean all = true;
+        for (Path n : names(d)) {
+            try {
+                if (attributes(d, n).isDirectory()) {
+                    if (depth >= MAX_DEPTH) {
+                        all = false;
+                        continue;
+                    }
+                    try (SecureDirectoryStream<Path> sub = d.newDirectoryStream(n, NOFOLLOW)) {
+                        all &= empty(sub, depth + 1);
+                    } catch (IOException swapped) {
+                        // no longer a directory: removed as whatever it is now, below
+                    }
+                    try {
+                        d.deleteDirectory(n);
+                    } catch (IOException notADirNow) {
+                        d.deleteFile(n); // unlinkat without AT_REMOVEDIR: a symlink goes, its target stays
+                    }
+                } else {
+                    d.deleteFile(n);
+                }
+            } catch (java.nio.file.NoSuchFileException gone) {
+                // removed meanwhile
+            } catch (IOException | RuntimeException e) {
+                all = false;
+            }
+        }
+        return all;
+    }
+
+    private static java.util.List<Path> names(SecureDirectoryStream<Path> d) {
+        java.util.List<Path> out = new java.util.ArrayList<>();
+        try {
+            for (Path e : d) {
+                out.add(e.getFileName());
+            }
+        } catch (java.nio.file.DirectoryIteratorException | IllegalStateException e) {
+            // a directory removed under us lists as far as it got
+        }
+        return out;
+    }
+
+    private static BasicFileAttributes attributes(SecureDirectoryStream<Path> d, Path n) throws IOException {
+        return d.getFileAttributeView(n, BasicFileAttributeView.class, NOFOLLOW).readAttributes();
     }
 
     private static Path name(Path p) throws IOException {
