@@ -117,4 +117,31 @@ class SandboxCommandTest {
         assertTrue(log.contains("\"type\":\"PolicyChanged\"") && log.contains("\"applied\":false")
                 && log.contains("\"by\":\"--accept-policy-change\""), log);
     }
+
+    /**
+     * Issue 9 (after the attack): dropping {@code sandbox.network.localhostPorts} grants every host loopback listener,
+     * and adding a port grants that one: both are refused like any other widening, with the difference and the flag.
+     */
+    @Test
+    void removingOrWideningLocalhostPortsIsAWeakerPolicy() throws Exception {
+        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
+                + "\"sandbox\":{\"network\":{\"mode\":\"localhost\",\"localhostPorts\":[5432]}}}");
+        CliHarness.Result first = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
+        assertEquals(0, first.exit(), first.err());
+        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
+                + "\"sandbox\":{\"network\":{\"mode\":\"localhost\",\"localhostPorts\":[5432,9229]}}}");
+        CliHarness.Result more = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
+        assertEquals(1, more.exit(), "a new granted port was applied without confirmation: " + more.err());
+        assertTrue(more.err().contains("sandbox.network.localhostPorts: adds 9229")
+                && more.err().contains("--accept-policy-change"), more.err());
+        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
+                + "\"sandbox\":{\"network\":{\"mode\":\"localhost\"}}}");
+        CliHarness.Result all = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
+        assertEquals(1, all.exit(), "dropping localhostPorts was applied without confirmation: " + all.err());
+        assertTrue(all.err().contains("[sandbox_policy_weaker]") && all.err().contains(
+                "sandbox.network.localhostPorts: no longer narrowed (every host loopback listener is granted)"),
+                all.err());
+        String log = Files.readString(ws.resolve(".mono-agent/policy-changes.jsonl"));
+        assertTrue(log.contains("localhostPorts: no longer narrowed") && log.contains("\"applied\":false"), log);
+    }
 }
