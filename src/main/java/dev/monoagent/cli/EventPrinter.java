@@ -56,6 +56,9 @@ abstract sealed class EventPrinter implements EventSink {
             if (e instanceof Event.ViolationObserved v) {
                 err.println(violationLine(v.violation()));
                 err.flush();
+            } else if (e instanceof Event.NetworkAllowed a) {
+                err.println("network: " + a.describe());
+                err.flush();
             }
         }
     }

@@ -22,6 +22,7 @@ public sealed interface Event {
             case ToolOutput o -> o.runId();
             case ToolCallFinished f -> f.runId();
             case ViolationObserved v -> v.violation().runId();
+            case NetworkAllowed a -> a.runId();
             case MemoryRecalled m -> m.runId();
             case AgentRunStarted a -> a.runId();
             case ModelCallFinished m -> m.runId();
@@ -44,6 +45,7 @@ public sealed interface Event {
             case ToolOutput o -> o.callId();
             case ToolCallFinished f -> f.callId();
             case ViolationObserved v -> v.violation().callId();
+            case NetworkAllowed a -> a.callId();
             default -> null;
         };
     }
@@ -97,6 +99,24 @@ public sealed interface Event {
     }
 
     record ViolationObserved(Instant time, Violation violation) implements Event {}
+
+    /**
+     * A sandboxed command reached a host loopback listener that localhost mode grants (issue 9 item 9): allowed
+     * traffic, recorded so a granted Docker API, debugger or forwarding proxy is never reached silently — not a
+     * violation. Attributed to the running command when exactly one was running (srt does not say which dialled).
+     *
+     * @param host     the address dialled ({@code 127.0.0.1} or {@code [::1]})
+     * @param port     the host port
+     * @param listener the listening process ("java (pid 42)"), or null when it could not be found
+     */
+    record NetworkAllowed(Instant time, String runId, String callId, String tool, String command, String host,
+                          int port, String listener) implements Event {
+        /** One line for a tool result, a console or a report. */
+        public String describe() {
+            return "allowed connection to host port " + port + " (" + host + ", listener: "
+                    + (listener == null ? "unknown" : listener) + ")";
+        }
+    }
 
     /**
      * @param effective how commands run now

@@ -19,11 +19,20 @@ public sealed interface ExecOutcome {
      * @param violations    what the engine observed or the post-command scan detected for this command
      * @param elapsedMillis wall time
      * @param mode          how it ran: native, off or unsafe-host-process
+     * @param allowed       the granted host loopback listeners it reached (allowed traffic, not violations)
      */
     record Completed(int exitCode, int signal, String stdout, String stderr, boolean truncated, boolean timedOut,
-                     List<Violation> violations, long elapsedMillis, dev.monoagent.common.Effective mode) implements ExecOutcome {
+                     List<Violation> violations, long elapsedMillis, dev.monoagent.common.Effective mode,
+                     List<dev.monoagent.common.Event.NetworkAllowed> allowed) implements ExecOutcome {
         public Completed {
             violations = List.copyOf(violations);
+            allowed = List.copyOf(allowed);
+        }
+
+        /** A command that reached no granted host listener. */
+        public Completed(int exitCode, int signal, String stdout, String stderr, boolean truncated, boolean timedOut,
+                         List<Violation> violations, long elapsedMillis, dev.monoagent.common.Effective mode) {
+            this(exitCode, signal, stdout, stderr, truncated, timedOut, violations, elapsedMillis, mode, List.of());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.common.Event;
 import dev.monoagent.common.Violation;
 import dev.monoagent.common.Violation.Kind;
 import dev.monoagent.common.Violation.Tier;
@@ -63,6 +64,11 @@ final class NativeEngine implements AutoCloseable {
     });
     private final Map<String, List<Violation>> perCommand = new ConcurrentHashMap<>();
     private final java.util.ArrayDeque<Violation> late = new java.util.ArrayDeque<>();
+    private final Map<String, List<Event.NetworkAllowed>> allowedPerCommand = new ConcurrentHashMap<>();
+    /** The read-denied directories srt mounts an empty tmpfs of the sandbox's own over ({@link #writeOutcome}). */
+    private volatile List<Path> privateDirs = List.of();
+    /** The read-only dirs bound back inside them (tool dirs, toolchain roots). */
+    private volatile List<Path> readOnlyBinds = List.of();
     private final AtomicInteger longLived = new AtomicInteger();
     /** Commands running now (commandIds): a proxy connection is attributed when exactly one is. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
@@ -178,6 +184,8 @@ final class NativeEngine implements AutoCloseable {
         extras.removeIf(x -> roots.stream().anyMatch(r -> !r.equals(x) && x.normalize().startsWith(r)));
         List<Path> readDenied = new ArrayList<>(mac ? SeatbeltPolicy.readDenied(Path.of("/")) : ReadScope.readDenied());
         readDenied.addAll(tc.secrets());
+        privateDirs = privateDirs(readDenied);
+        readOnlyBinds = List.copyOf(extras);
         return new PolicyCompiler.EngineFacts(env.home(), sessionTmp, tools.bwrap(), tools.socat(), tools.rg(),
                 mac ? null : engine.applySeccomp(), extras, readDenied);
     }
@@ -309,7 +317,7 @@ final class NativeEngine implements AutoCloseable {
         }
         List<Violation> vs = finish(prep, r.err(), r.exitCode());
         return new ExecOutcome.Completed(r.exitCode(), r.signal(), r.out(), r.err(), r.truncated(), r.timedOut(), vs,
-                r.elapsedMillis(), dev.monoagent.common.Effective.NATIVE);
+                r.elapsedMillis(), dev.monoagent.common.Effective.NATIVE, takeAllowed(firstId, prep.commandId()));
     }
 
     private ProcessRunner.Result runOnce(Prepared prep, Limits.Slot slot, Path workdir, String stdin, Duration timeout,
@@ -657,6 +665,11 @@ final class NativeEngine implements AutoCloseable {
      * {@code x(1) deny(1) ...} must not change what the seccomp line is taken to say.
      */
     static Classified classify(String line, Platform platform) {
+        return classify(line, platform, List.of(), List.of());
+    }
+
+    /** As above, with the sandbox's private tmpfs dirs and the read-only dirs bound back in them ({@link #writeOutcome}). */
+    static Classified classify(String line, Platform platform, List<Path> privateDirs, List<Path> readOnlyBinds) {
         Matcher n = NET_DENY.matcher(line);
         if (n.matches()) {
             return new Classified(Kind.NETWORK, n.group(1),
@@ -671,7 +684,8 @@ final class NativeEngine implements AutoCloseable {
         }
         Matcher f = FS_DENY.matcher(line);
         if (f.matches()) {
-            return new Classified(Kind.WRITE, f.group(2), writeOutcome(f.group(2), f.group(1)));
+            return new Classified(Kind.WRITE, f.group(2), writeOutcome(f.group(2), f.group(1), privateDirs,
+                    readOnlyBinds));
         }
         return new Classified(Kind.OTHER, null, line);
     }
@@ -686,7 +700,9 @@ final class NativeEngine implements AutoCloseable {
         if (who == null) {
             who = new Attribution(null, null, "sandbox", e.commandId());
         }
-        Classified c = classify(e.line(), Platform.current());
+        List<Path> ro = new ArrayList<>(readOnlyBinds);
+        ro.addAll(policy.readableRoots());
+        Classified c = classify(e.line(), Platform.current(), privateDirs, ro);
         if (c == null) {
             return;
         }
@@ -705,9 +721,10 @@ final class NativeEngine implements AutoCloseable {
     }
 
     /**
-     * srt's proxy dialled a host loopback port for a sandboxed command: recorded (tier observed, kind network) with
-     * the port and the listening process, so a granted Docker API, debugger or forwarding proxy is never reached
-     * silently. Attributed to the running command when exactly one is running (srt does not say which asked).
+     * srt's proxy dialled a host loopback port for a sandboxed command: recorded as allowed traffic
+     * ({@link Event.NetworkAllowed}, not a violation) with the port and the listening process, so a granted Docker
+     * API, debugger or forwarding proxy is never reached silently. Attributed to the running command when exactly one
+     * is running (srt does not say which asked).
      */
     private void onAllowedConnection(SrtBridge.EngineEvent e, String host, int port) {
         if (!grantedPorts.contains(port)) {
@@ -718,37 +735,70 @@ final class NativeEngine implements AutoCloseable {
         if (who == null) {
             who = new Attribution(null, null, "sandbox", now.isEmpty() ? null : now.size() + " commands running");
         }
-        String listener = HostPorts.listener(port);
-        Violation v = new Violation(e.time(), Tier.OBSERVED, Kind.NETWORK, who.runId(), who.callId(), who.tool(),
-                who.command(), host + ":" + port, "allowed: connection to host port " + port + " (listener: "
-                + (listener == null ? "unknown" : listener) + "); localhost mode grants host loopback listeners, "
-                + "narrow them with sandbox.network.localhostPorts");
-        log.record(v);
-        synchronized (late) {
-            late.addLast(v);
-            while (late.size() > 64) {
-                late.removeFirst();
-            }
-        }
+        Event.NetworkAllowed a = new Event.NetworkAllowed(e.time(), who.runId(), who.callId(), who.tool(),
+                who.command(), host, port, HostPorts.listener(port));
+        log.allowed(a);
         String id = now.size() == 1 ? now.get(0) : null;
         if (id != null) {
-            perCommand.computeIfAbsent(id, k -> Collections.synchronizedList(new ArrayList<>())).add(v);
+            allowedPerCommand.computeIfAbsent(id, k -> Collections.synchronizedList(new ArrayList<>())).add(a);
         }
+    }
+
+    /** The allowed connections recorded for these command ids (the first attempt and its retry), removed. */
+    private List<Event.NetworkAllowed> takeAllowed(String... ids) {
+        List<Event.NetworkAllowed> out = new ArrayList<>();
+        for (String id : new java.util.LinkedHashSet<>(java.util.Arrays.asList(ids))) {
+            List<Event.NetworkAllowed> got = id == null ? null : allowedPerCommand.remove(id);
+            if (got != null) {
+                out.addAll(got);
+            }
+        }
+        return out;
     }
 
     /**
      * What a write-intent event means. srt's Linux feed reports attempts (seccomp sees the syscall, not its result)
-     * on paths outside the writable roots. Outside /dev and /proc those paths are read-only binds, so the write was
-     * refused. Under them the sandbox has its own pipes, terminals and tmpfs ({@code /dev/shm}): such a write may
-     * well have succeeded, but only inside the sandbox, and the record says so instead of claiming a refusal.
+     * on paths outside the writable roots. Most of those are read-only binds, so the write was refused. But the
+     * sandbox also has filesystems of its own: {@code /dev} and {@code /proc} (its pipes, terminals and
+     * {@code /dev/shm}), and an empty tmpfs over every read-denied directory ({@code /tmp}, {@code /srv}, home ...).
+     * A write there may well have succeeded — only inside the sandbox, gone when it ends — so the record says that
+     * instead of claiming a refusal that did not happen (issue 9, "also seen").
      */
-    static String writeOutcome(String target, String syscall) {
+    static String writeOutcome(String target, String syscall, List<Path> privateDirs, List<Path> readOnlyBinds) {
         if (target.startsWith("/dev/") || target.startsWith("/proc/")) {
             return "write attempt on the sandbox's private " + (target.startsWith("/dev/") ? "/dev" : "/proc")
                     + " (" + syscall + "): allowed there, on the sandbox's own pipes, terminals and tmpfs (such "
                     + "as /dev/shm), no host file";
         }
+        Path t;
+        try {
+            t = Path.of(target).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return "write refused by the sandbox (" + syscall + ")";
+        }
+        boolean boundBack = readOnlyBinds.stream().anyMatch(t::startsWith);
+        for (Path d : privateDirs) {
+            if (t.startsWith(d) && !boundBack) {
+                return "write attempt in " + d + " (" + syscall + "): allowed there — inside the sandbox that "
+                        + "directory is an empty tmpfs of its own, so the write may have succeeded; no host file was "
+                        + "written";
+            }
+        }
         return "write refused by the sandbox (" + syscall + ")";
+    }
+
+    /** The read-denied paths that are directories (srt hides those behind a tmpfs; files behind an empty file). */
+    private List<Path> privateDirs(List<Path> readDenied) {
+        java.util.Set<Path> all = new java.util.LinkedHashSet<>(readDenied);
+        all.addAll(policy.denyRead());
+        all.add(env.home());
+        List<Path> out = new ArrayList<>();
+        for (Path d : all) {
+            if (Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                out.add(d.toAbsolutePath().normalize());
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** Engine events for a callId that arrived after its command's result was assembled (they are logged anyway). */

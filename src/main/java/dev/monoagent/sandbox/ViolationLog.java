@@ -49,4 +49,17 @@ final class ViolationLog {
         }
         sink.accept(new Event.ViolationObserved(v.time(), v));
     }
+
+    /** Allowed host-loopback traffic: a line of its own type in the same record file, and the event. */
+    synchronized void allowed(Event.NetworkAllowed a) {
+        try {
+            Files.createDirectories(dir);
+            Path file = dir.resolve(a.time().atZone(ZoneOffset.UTC).toLocalDate() + ".jsonl");
+            Files.writeString(file, dev.monoagent.common.EventJson.line(a) + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException ignored) {
+            // as above
+        }
+        sink.accept(a);
+    }
 }

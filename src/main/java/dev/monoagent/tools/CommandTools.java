@@ -90,15 +90,20 @@ final class CommandTools {
             sb.append("(output exceeded ").append(spec.maxOutputBytes() / (1024 * 1024))
                     .append(" MiB per stream; the rest was dropped)\n");
         }
+        // the reason says what happened (refused, or allowed inside the sandbox's own tmpfs): no verb of our own here
         for (Violation v : c.violations()) {
-            sb.append("Sandbox blocked ").append(v.kind().name().toLowerCase(java.util.Locale.ROOT)).append(": ")
-                    .append(v.target()).append(v.reason() == null || v.reason().isBlank() ? "" : " (" + v.reason() + ")")
+            sb.append("Sandbox record (").append(v.kind().name().toLowerCase(java.util.Locale.ROOT)).append("): ")
+                    .append(v.target()).append(v.reason() == null || v.reason().isBlank() ? "" : " — " + v.reason())
                     .append('\n');
+        }
+        for (Event.NetworkAllowed a : c.allowed()) {
+            sb.append("Sandbox record (network): ").append(a.describe()).append(" — allowed: localhost mode grants "
+                    + "host loopback listeners\n");
         }
         ObjectNode data = ToolOrchestrator.JSON.createObjectNode().put("exitCode", c.exitCode())
                 .put("signal", c.signal()).put("timedOut", c.timedOut()).put("truncated", c.truncated())
                 .put("elapsedMs", c.elapsedMillis()).put("mode", c.mode().wire())
-                .put("violations", c.violations().size()).put("command", display);
+                .put("violations", c.violations().size()).put("allowedConnections", c.allowed().size()).put("command", display);
         if (c.timedOut()) {
             return new ToolResult.Failed(ToolResult.TIMEOUT, sb + "Error: Command timed out after "
                     + spec.timeout().toMillis() + " ms and was killed.");

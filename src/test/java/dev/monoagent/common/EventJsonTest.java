@@ -48,6 +48,8 @@ class EventJsonTest {
                         com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("exitCode", 7), 3),
                 new Event.ViolationObserved(t, v),
                 new Event.SandboxStateChanged(t, Effective.BLOCKED, "sandbox_unavailable: gone"),
+                new Event.NetworkAllowed(t, "r1", "c1", "Bash", "curl http://127.0.0.1:5432/", "127.0.0.1", 5432,
+                        "postgres (pid 77)"),
                 new Event.SelfCheckStarted(t, "check-1"),
                 new Event.ProbeFinished(t, "check-1", p),
                 new Event.SelfCheckFinished(t, "check-1", true, java.util.List.of(p)),

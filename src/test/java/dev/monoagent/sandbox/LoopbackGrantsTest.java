@@ -57,12 +57,14 @@ class LoopbackGrantsTest {
         }
     }
 
+    final List<dev.monoagent.common.Event> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private Sandbox open(List<Integer> ports) throws IOException {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         MonoConfig.Sandbox sbc = new MonoConfig.Sandbox(SandboxMode.NATIVE,
                 new MonoConfig.Network(NetworkMode.LOCALHOST, List.of(), ports), List.of("."), List.of("."),
                 MonoConfig.Sandbox.DEFAULT_DENY_WRITE, Fallback.FAIL_CLOSED, false);
-        Sandbox sb = Sandbox.open(TestEngine.config(ws, sbc), e -> { }, TestEngine.env());
+        Sandbox sb = Sandbox.open(TestEngine.config(ws, sbc), events::add, TestEngine.env());
         assertEquals("ready", sb.status().state(), sb.status().reason());
         return sb;
     }
@@ -78,15 +80,26 @@ class LoopbackGrantsTest {
         try (Sandbox sb = open(List.of())) {
             ExecOutcome.Completed c = run(sb, "curl -sS -m 5 http://127.0.0.1:" + s.getLocalPort() + "/", "c-lb1");
             assertEquals("HOST-OK", c.stdout(), c.stderr());
-            List<Violation> allowed = c.violations().stream()
-                    .filter(v -> v.reason().startsWith("allowed: connection to host port " + s.getLocalPort()))
-                    .toList();
-            assertEquals(1, allowed.size(), c.violations().toString());
-            Violation v = allowed.get(0);
-            assertEquals(Violation.Kind.NETWORK, v.kind());
-            assertEquals("c-lb1", v.callId());
-            assertTrue(v.reason().contains("(listener: java (pid " + ProcessHandle.current().pid() + "))"),
-                    v.reason());
+            // allowed traffic is its own event, never a violation
+            assertTrue(c.violations().stream().noneMatch(v -> String.valueOf(v.target()).endsWith(":" + s.getLocalPort())),
+                    c.violations().toString());
+            List<dev.monoagent.common.Event.NetworkAllowed> allowed = c.allowed().stream()
+                    .filter(a -> a.port() == s.getLocalPort()).toList();
+            assertEquals(1, allowed.size(), c.allowed().toString());
+            dev.monoagent.common.Event.NetworkAllowed a = allowed.get(0);
+            assertEquals("c-lb1", a.callId());
+            assertEquals("127.0.0.1", a.host());
+            assertEquals("java (pid " + ProcessHandle.current().pid() + ")", a.listener());
+            assertTrue(events.contains(a), "the engine publishes it (run log, --json, inspector): " + events);
+            assertTrue(events.stream().noneMatch(e -> e instanceof dev.monoagent.common.Event.ViolationObserved vo
+                    && String.valueOf(vo.violation().target()).endsWith(":" + s.getLocalPort())), events.toString());
+            // the engine's own record file keeps it under its own type
+            String rec;
+            try (var files = Files.list(sb.policy().workspace().resolve(".mono-agent/violations"))) {
+                rec = Files.readString(files.findFirst().orElseThrow());
+            }
+            assertTrue(rec.contains("\"type\":\"NetworkAllowed\"") && rec.contains("\"port\":" + s.getLocalPort()),
+                    rec);
         }
     }
 
@@ -110,25 +123,41 @@ class LoopbackGrantsTest {
         try (Sandbox sb = open(List.of())) {
             ExecOutcome.Completed c = run(sb, "curl -sS -m 5 http://localhost:" + s.getLocalPort() + "/", "c-lb4");
             assertEquals("V6-OK", c.stdout(), c.stderr());
-            assertTrue(c.violations().stream().anyMatch(v -> v.reason().startsWith(
-                    "allowed: connection to host port " + s.getLocalPort())), c.violations().toString());
+            assertTrue(c.allowed().stream().anyMatch(a -> a.port() == s.getLocalPort() && a.host().contains("::1")),
+                    c.allowed().toString());
         }
     }
 
-    /** Also seen in the review: a write that succeeded on the sandbox's private /dev or /proc was logged as refused. */
+    /**
+     * Also seen in the review: writes that succeeded on the sandbox's own filesystems — /dev, /proc, and the empty
+     * tmpfs it has over every read-denied directory (/tmp, /srv, ...), a mkdir included — were logged as refused. A
+     * write that really is refused (a read-only bind) still says so.
+     */
     @Test
     void aWriteThatSucceededInsideTheSandboxIsNotRecordedAsRefused() throws Exception {
+        String unique = "mono-rec-" + System.nanoTime();
         try (Sandbox sb = open(List.of())) {
             ExecOutcome.Completed c = run(sb, "echo through-proc > /proc/self/fd/1; echo shm > /dev/shm/x && "
-                    + "cat /dev/shm/x", "c-lb5");
-            assertTrue(c.stdout().contains("through-proc") && c.stdout().contains("shm"), c.stdout() + c.stderr());
+                    + "cat /dev/shm/x; mkdir /tmp/" + unique + " && echo in-tmp > /tmp/" + unique + "/f && cat /tmp/"
+                    + unique + "/f; mkdir /usr/" + unique + " || echo usr-refused", "c-lb5");
+            assertTrue(c.stdout().contains("through-proc") && c.stdout().contains("shm")
+                    && c.stdout().contains("in-tmp") && c.stdout().contains("usr-refused"), c.stdout() + c.stderr());
             List<Violation> priv = c.violations().stream().filter(v -> v.target() != null
-                    && (v.target().startsWith("/proc/") || v.target().startsWith("/dev/"))).toList();
-            assertFalse(priv.isEmpty(), "the engine reported nothing: this test would prove nothing");
+                    && (v.target().startsWith("/proc/") || v.target().startsWith("/dev/")
+                    || v.target().startsWith("/tmp/" + unique))).toList();
+            assertTrue(priv.stream().anyMatch(v -> v.target().startsWith("/dev/")), "no /dev record: " + priv);
+            assertTrue(priv.stream().anyMatch(v -> v.target().equals("/tmp/" + unique) && v.reason().contains("mkdir")),
+                    "no record of the mkdir in /tmp: this test would prove nothing: " + c.violations());
+            assertTrue(priv.stream().anyMatch(v -> v.target().equals("/tmp/" + unique + "/f")), c.violations().toString());
             for (Violation v : priv) {
                 assertFalse(v.reason().contains("refused"), v.toString());
                 assertTrue(v.reason().contains("no host file"), v.toString());
             }
+            assertFalse(Files.exists(Path.of("/tmp", unique)), "the write reached the host's /tmp");
+            Violation usr = c.violations().stream().filter(v -> ("/usr/" + unique).equals(v.target())).findFirst()
+                    .orElseThrow(() -> new AssertionError("the refused mkdir in /usr was not recorded: "
+                            + c.violations()));
+            assertTrue(usr.reason().startsWith("write refused by the sandbox (mkdir"), usr.toString());
         }
     }
 }

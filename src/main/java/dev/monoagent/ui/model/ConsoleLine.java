@@ -9,5 +9,5 @@ package dev.monoagent.ui.model;
  */
 public record ConsoleLine(Kind kind, String text, String callId) {
     /** Line kinds; the view maps each to a style class. */
-    public enum Kind { INPUT, OUTPUT, ERROR, INFO, VIOLATION }
+    public enum Kind { INPUT, OUTPUT, ERROR, INFO, VIOLATION, ALLOWED }
 }

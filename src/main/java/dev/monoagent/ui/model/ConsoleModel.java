@@ -150,8 +150,10 @@ public final class ConsoleModel {
             case Event.ViolationObserved v when v.violation().callId() != null
                     && ownCalls.contains(v.violation().callId()) -> lines.add(new ConsoleLine(
                     ConsoleLine.Kind.VIOLATION, "⛔ " + v.violation().kind().name().toLowerCase(java.util.Locale.ROOT)
-                    + " denied: " + v.violation().target() + " — " + v.violation().reason(),
+                    + ": " + v.violation().target() + " — " + v.violation().reason(),
                     v.violation().callId()));
+            case Event.NetworkAllowed a when a.callId() != null && ownCalls.contains(a.callId()) -> lines.add(
+                    new ConsoleLine(ConsoleLine.Kind.ALLOWED, "↔ " + a.describe(), a.callId()));
             case Event.ToolCallFinished f when ownCalls.contains(f.callId()) -> {
                 lastOutputOpen = false;
                 if (f.outcome().ok() && !streamedCalls.contains(f.callId()) && f.text() != null

@@ -91,6 +91,9 @@ public final class TranscriptModel {
                             + v.violation().reason());
                 }
             }
+            case Event.NetworkAllowed a -> system(a, "Allowed network" + (a.callId() == null ? "" : " (" + a.tool()
+                    + " " + a.callId() + ")") + ": " + a.describe()
+                    + "; localhost mode grants host loopback listeners, narrow them with sandbox.network.localhostPorts");
             case Event.SandboxStateChanged s -> {
                 String line = "Sandbox is now " + s.effective().wire() + (s.reason() == null ? "" : " — " + s.reason());
                 if (!line.equals(lastState)) {

@@ -2,6 +2,7 @@ package dev.monoagent.ui.model;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.monoagent.common.Event;
 import dev.monoagent.common.Violation;
 import java.util.HashSet;
 import java.util.List;
@@ -26,10 +27,12 @@ import javafx.collections.transformation.FilteredList;
  * The violations inspector: every violation of this workspace — the history from its run logs
  * ({@code .mono-agent/runs/<runId>/events.jsonl}) and this session's live ones, which are marked — deduplicated, since
  * the engine feed and a command's outcome can both report the same refusal; a filter (free text + tier + kind), the selected row's detail, a jump to
- * the transcript card of its tool call, and JSON/CSV export of the filtered rows.
+ * the transcript card of its tool call, and JSON/CSV export of the filtered rows. Allowed traffic (granted host
+ * loopback listeners reached) is kept in a list of its own beside them ({@link #allowed}).
  */
 public final class ViolationsModel {
     private final ObservableList<Violation> all = FXCollections.observableArrayList();
+    private final ObservableList<Event.NetworkAllowed> allowed = FXCollections.observableArrayList();
     private final FilteredList<Violation> filtered = new FilteredList<>(all, v -> true);
     private final Set<String> seen = new HashSet<>();
     private final Set<String> session = new HashSet<>();
@@ -55,6 +58,19 @@ public final class ViolationsModel {
             all.add(v);
             count.set(all.size());
         }
+    }
+
+    /**
+     * Adds allowed traffic of this session (a granted host loopback listener reached): listed apart from the
+     * violations, never counted among them.
+     */
+    public void addAllowed(Event.NetworkAllowed a) {
+        allowed.add(a);
+    }
+
+    /** Allowed traffic, oldest first (the inspector's own list, not violation rows). */
+    public ObservableList<Event.NetworkAllowed> allowed() {
+        return allowed;
     }
 
     /** Adds violations from the workspace's earlier runs (not marked as this session's), oldest first. */

@@ -108,6 +108,8 @@ public final class WorkbenchModel {
         }
         if (e instanceof Event.ViolationObserved v) {
             violations.add(v.violation());
+        } else if (e instanceof Event.NetworkAllowed a) {
+            violations.addAllowed(a);
         }
     }
 

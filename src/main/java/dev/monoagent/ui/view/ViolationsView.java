@@ -1,5 +1,6 @@
 package dev.monoagent.ui.view;
 
+import dev.monoagent.common.Event;
 import dev.monoagent.common.Violation;
 import dev.monoagent.ui.model.ViolationsModel;
 import java.time.ZoneId;
@@ -92,7 +93,25 @@ public final class ViolationsView extends BorderPane {
         detail.setEditable(false);
         detail.textProperty().bind(model.detailProperty());
         detail.getStyleClass().add("violation-detail");
-        SplitPane split = new SplitPane(table, detail);
+        // allowed traffic is not a violation: its own list under the table, never a row of it
+        javafx.scene.control.ListView<Event.NetworkAllowed> allowed = new javafx.scene.control.ListView<>(
+                model.allowed());
+        allowed.setId("allowed-traffic");
+        allowed.setPrefHeight(90);
+        allowed.setPlaceholder(new Label("No allowed host-port connections so far."));
+        allowed.setCellFactory(lv -> new javafx.scene.control.ListCell<>() {
+            @Override
+            protected void updateItem(Event.NetworkAllowed a, boolean empty) {
+                super.updateItem(a, empty);
+                setText(empty || a == null ? null : TIME.format(a.time()) + "  " + (a.tool() == null ? "" : a.tool()
+                        + " ") + (a.callId() == null ? "" : a.callId() + "  ") + a.describe());
+            }
+        });
+        Label allowedTitle = new Label("Allowed traffic (granted host loopback listeners)");
+        allowedTitle.setId("allowed-traffic-title");
+        javafx.scene.layout.VBox left = new javafx.scene.layout.VBox(4, table, allowedTitle, allowed);
+        javafx.scene.layout.VBox.setVgrow(table, Priority.ALWAYS);
+        SplitPane split = new SplitPane(left, detail);
         split.setDividerPositions(0.72);
         setTop(bar);
         setCenter(split);

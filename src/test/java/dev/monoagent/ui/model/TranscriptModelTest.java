@@ -85,4 +85,16 @@ class TranscriptModelTest {
     void revealUnknownCallIsRefused() {
         assertFalse(m.reveal("nope"));
     }
+
+    /** Allowed host-loopback traffic shows as a line of its own on the transcript, not as a violation on a card. */
+    @Test
+    void allowedTrafficIsShownAsAllowedNotAsAViolation() {
+        m.onEvent(new Event.ToolCallStarted(t, "r", "c9", "Bash", "{}"));
+        m.onEvent(new Event.NetworkAllowed(t, "r", "c9", "Bash", "curl", "127.0.0.1", 8080, "node (pid 5)"));
+        ToolCard card = (ToolCard) m.entries().get(0);
+        assertTrue(card.violations().isEmpty(), "allowed traffic is not a violation of the call");
+        String line = ((MessageEntry) m.entries().get(1)).textProperty().get();
+        assertTrue(line.startsWith("Allowed network (Bash c9): allowed connection to host port 8080")
+                && line.contains("node (pid 5)"), line);
+    }
 }

@@ -76,4 +76,18 @@ class ViolationsModelTest {
         assertTrue(json.contains("\"kind\" : \"network\""));
         assertTrue(!json.contains(".env"));
     }
+
+    /** Issue 9: allowed host-loopback traffic is listed apart, never as (or counted with) a violation. */
+    @Test
+    void allowedTrafficIsItsOwnListNotAViolationRow() {
+        ViolationsModel m = model();
+        var a = new dev.monoagent.common.Event.NetworkAllowed(t, "r", "c4", "Bash", "curl http://127.0.0.1:5432/",
+                "127.0.0.1", 5432, "postgres (pid 77)");
+        m.addAllowed(a);
+        assertEquals(3, m.countProperty().get(), "the violation count is unchanged");
+        assertEquals(3, m.rows().size());
+        assertEquals(List.of(a), m.allowed());
+        assertTrue(a.describe().contains("5432") && a.describe().contains("postgres (pid 77)"), a.describe());
+        assertTrue(!m.exportJson().contains("5432"), "an export of violations holds no allowed traffic");
+    }
 }
