@@ -438,6 +438,7 @@ final class NativeEngine implements AutoCloseable {
         running.add(prep.commandId());
         return new SandboxProcess(p, () -> {
             running.remove(prep.commandId());
+            allowedPerCommand.remove(prep.commandId()); // published as events as they happened
             slot.release();
             longLived.decrementAndGet();
             try {
