@@ -47,7 +47,41 @@ public final class ControlClient {
      * @throws ControlException when the instance answers but does not serve tool calls
      */
     public Optional<ToolCallReply> callTool(String name, String argsJson, String runId) {
-        return exchange(new Request("tool", name, argsJson, runId), TOOL_WAIT).map(Reply::toolReply);
+        return callTool(name, argsJson, runId, toolWait(argsJson));
+    }
+
+    Optional<ToolCallReply> callTool(String name, String argsJson, String runId, java.time.Duration wait) {
+        return exchange(new Request("tool", name, argsJson, runId), wait, true).map(Reply::toolReply);
+    }
+
+    /**
+     * The instance did not answer a tool call within its wait. The call may still be running there, so the caller
+     * must not run it again elsewhere.
+     */
+    public static final class TimedOut extends ControlException {
+        private static final long serialVersionUID = 1L;
+
+        TimedOut(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * How long the CLI waits for one tool call: the call's own timeout ({@code timeout_ms}, else the default; at most
+     * the tools' maximum) plus {@link #TOOL_MARGIN} for the sandbox's preparation, scans and a NodeRepl start.
+     */
+    static java.time.Duration toolWait(String argsJson) {
+        long ms = dev.monoagent.sandbox.CommandSpec.DEFAULT_TIMEOUT.toMillis();
+        try {
+            com.fasterxml.jackson.databind.JsonNode t = ControlProtocol.JSON.readTree(argsJson == null ? "{}" : argsJson)
+                    .path("timeout_ms");
+            if (t.canConvertToLong() && t.asLong() > 0) {
+                ms = Math.min(t.asLong(), dev.monoagent.sandbox.CommandSpec.MAX_TIMEOUT.toMillis());
+            }
+        } catch (IOException | RuntimeException e) {
+            // the instance rejects bad arguments quickly; the default wait is enough for that
+        }
+        return java.time.Duration.ofMillis(ms).plus(TOOL_MARGIN);
     }
 
     /**
@@ -156,19 +190,26 @@ public final class ControlClient {
 
     /** How long a status/focus/stop answer may take before the instance counts as not answering. */
     static final java.time.Duration CONTROL_WAIT = java.time.Duration.ofSeconds(15);
-    /** Longest tool call the CLI waits for (the tools' own timeouts are far shorter). */
-    static final java.time.Duration TOOL_WAIT = java.time.Duration.ofMinutes(15);
+    /** What a tool call may take beyond its own timeout (sandbox preparation, scans, a NodeRepl start). */
+    static final java.time.Duration TOOL_MARGIN = java.time.Duration.ofSeconds(90);
 
     private Optional<Reply> exchange(Request request, java.time.Duration wait) {
+        return exchange(request, wait, false);
+    }
+
+    /** With {@code raiseOnTimeout}, a wait that runs out is {@link TimedOut}, not "no instance answers". */
+    private Optional<Reply> exchange(Request request, java.time.Duration wait, boolean raiseOnTimeout) {
         if (!Files.exists(socket)) {
             return Optional.empty();
         }
+        java.util.concurrent.atomic.AtomicBoolean expired = new java.util.concurrent.atomic.AtomicBoolean();
         try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             // a hung instance must not hang the CLI: closing the channel ends the blocking read
             dev.monoagent.common.TaskExecutor.Task<Void> watchdog = dev.monoagent.common.TaskExecutor.shared()
                     .io("control-watchdog", () -> {
                         try {
                             Thread.sleep(wait);
+                            expired.set(true);
                             ch.close();
                         } catch (InterruptedException | IOException ignored) {
                             // answered in time, or already closed
@@ -181,6 +222,9 @@ public final class ControlClient {
                 watchdog.cancel();
             }
         } catch (IOException e) {
+            if (raiseOnTimeout && expired.get()) {
+                throw new TimedOut("the instance did not answer within " + wait.toSeconds() + " s");
+            }
             return Optional.empty();
         }
     }
@@ -200,7 +244,7 @@ public final class ControlClient {
     }
 
     /** The instance answered but refused the request. */
-    public static final class ControlException extends RuntimeException {
+    public static class ControlException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         public ControlException(String message) {

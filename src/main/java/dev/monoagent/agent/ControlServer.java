@@ -92,6 +92,9 @@ public final class ControlServer implements AutoCloseable {
         }
     }
 
+    /** How long a connected peer has to send its request line. */
+    static final java.time.Duration REQUEST_WAIT = java.time.Duration.ofSeconds(10);
+
     private void serveOne(SocketChannel client) {
         try (client) {
             handle(client);
@@ -108,7 +111,26 @@ public final class ControlServer implements AutoCloseable {
             ControlProtocol.write(client, new Reply(false, "forbidden: not the instance owner", null));
             return;
         }
-        String line = ControlProtocol.readLine(client);
+        // a peer that connects and never sends its request must not hold a task (or, inline, the accept loop)
+        // forever: the request line has REQUEST_WAIT to arrive, then the connection is closed
+        dev.monoagent.common.TaskExecutor.Task<Void> deadline = dev.monoagent.common.TaskExecutor.shared()
+                .io("control-request-deadline", () -> {
+                    try {
+                        Thread.sleep(REQUEST_WAIT);
+                        client.close();
+                    } catch (InterruptedException | IOException ignored) {
+                        // the request arrived in time, or the peer went away
+                    }
+                    return null;
+                });
+        String line;
+        try {
+            line = ControlProtocol.readLine(client);
+        } catch (java.nio.channels.AsynchronousCloseException silent) {
+            return; // the deadline closed it
+        } finally {
+            deadline.cancel();
+        }
         if (line == null) {
             return;
         }

@@ -130,6 +130,10 @@ final class ToolsCommand implements Runnable {
             Optional<ToolCallReply> remote;
             try {
                 remote = ControlClient.forWorkspace(lc.workspace()).callTool(name, args, run);
+            } catch (ControlClient.TimedOut e) {
+                // the call may still be running in the instance: running it here as well would run it twice
+                throw new CliException(ExitCodes.ERROR, "Error: " + e.getMessage() + "; the tool call may still be "
+                        + "running there (see `mono-agent logs`). [control_timeout]");
             } catch (ControlClient.ControlException e) {
                 ctx.err().println("note: the running instance does not serve tool calls (" + e.getMessage()
                         + "); running this call in a fresh run here.");

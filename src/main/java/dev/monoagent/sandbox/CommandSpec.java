@@ -23,6 +23,8 @@ public record CommandSpec(List<String> argv, Path workdir, Duration timeout, Str
 
     public static final long DEFAULT_MAX_OUTPUT = 8L * 1024 * 1024;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
+    /** The longest timeout a tool call may ask for ({@code timeout_ms}). */
+    public static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
     public CommandSpec {
         argv = List.copyOf(argv);

@@ -21,7 +21,7 @@ import java.util.Map;
 final class CommandTools {
     private CommandTools() {}
 
-    static final long MAX_TIMEOUT_MS = 600_000;
+    static final long MAX_TIMEOUT_MS = CommandSpec.MAX_TIMEOUT.toMillis();
 
     /** The working directory argument resolved, or the failure. */
     sealed interface Workdir {

@@ -124,4 +124,69 @@ class InstanceTest {
         assertTrue(InstanceLauncher.status(ws).isEmpty());
         assertTrue(InstanceLauncher.stop(ws, java.time.Duration.ofMillis(10)).isEmpty());
     }
+
+    /**
+     * Issue 9 "also seen": a {@code tools call} hung for 14 minutes with the control server's accept parked. A peer
+     * that connects and never sends its request is disconnected after the request wait, and the instance keeps
+     * answering others meanwhile.
+     */
+    @Test
+    void aPeerThatNeverSendsItsRequestIsDisconnected() throws Exception {
+        try (Instance i = ((Instance.Acquired) Instance.acquire(ws, handler(), pool)).instance()) {
+            List<java.nio.channels.SocketChannel> silent = new java.util.ArrayList<>();
+            for (int k = 0; k < 20; k++) {
+                java.nio.channels.SocketChannel ch = java.nio.channels.SocketChannel.open(
+                        java.net.StandardProtocolFamily.UNIX);
+                ch.connect(java.net.UnixDomainSocketAddress.of(ControlEndpoint.socketPath(ws)));
+                silent.add(ch);
+            }
+            assertTrue(ControlClient.forWorkspace(ws).status().isPresent(), "status while 20 peers sit silent");
+            long t0 = System.nanoTime();
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                    ControlServer.REQUEST_WAIT.plusSeconds(20), () -> {
+                        for (java.nio.channels.SocketChannel ch : silent) {
+                            assertEquals(-1, ch.read(java.nio.ByteBuffer.allocate(16)), "closed by the server");
+                            ch.close();
+                        }
+                    }, "the server kept a silent connection open");
+            assertTrue(System.nanoTime() - t0 >= ControlServer.REQUEST_WAIT.toNanos() / 2,
+                    "closed long before the request wait: the test would not show the deadline");
+        }
+    }
+
+    /** The client's wait for a tool call follows the call's own timeout; running out is an error, not "no instance". */
+    @Test
+    void aToolCallThatDoesNotAnswerInTimeIsAnErrorNotARetryElsewhere() throws Exception {
+        assertEquals(java.time.Duration.ofMillis(1500).plus(ControlClient.TOOL_MARGIN),
+                ControlClient.toolWait("{\"command\":\"sleep 1\",\"timeout_ms\":1500}"));
+        assertEquals(dev.monoagent.sandbox.CommandSpec.DEFAULT_TIMEOUT.plus(ControlClient.TOOL_MARGIN),
+                ControlClient.toolWait("{}"));
+        assertEquals(dev.monoagent.sandbox.CommandSpec.MAX_TIMEOUT.plus(ControlClient.TOOL_MARGIN),
+                ControlClient.toolWait("{\"timeout_ms\":99999999999}"));
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        InstanceHandler base = handler();
+        InstanceHandler hanging = new InstanceHandler() {
+            @Override public InstanceStatus status() { return base.status(); }
+            @Override public void focus() { }
+            @Override public void stop() { }
+            @Override public ToolCallReply callTool(String name, String argsJson, String runId) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return null;
+            }
+        };
+        try (Instance i = ((Instance.Acquired) Instance.acquire(ws, hanging, pool)).instance()) {
+            ControlClient c = ControlClient.forWorkspace(ws);
+            long t0 = System.nanoTime();
+            ControlClient.TimedOut e = org.junit.jupiter.api.Assertions.assertThrows(ControlClient.TimedOut.class,
+                    () -> c.callTool("Bash", "{}", "r1", java.time.Duration.ofMillis(800)));
+            assertTrue(e.getMessage().contains("did not answer"), e.getMessage());
+            assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "the wait was not kept");
+        } finally {
+            release.countDown();
+        }
+    }
 }
