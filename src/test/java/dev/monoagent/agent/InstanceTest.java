@@ -70,6 +70,10 @@ class InstanceTest {
             assertTrue(c.focus().isPresent());
             assertTrue(c.stop().isPresent());
             assertEquals(1, focused.get());
+            // the server answers stop first and then stops (so the caller gets the last status): wait for it
+            for (int k = 0; k < 200 && stopped.get() == 0; k++) {
+                Thread.sleep(10);
+            }
             assertEquals(1, stopped.get());
         }
     }
