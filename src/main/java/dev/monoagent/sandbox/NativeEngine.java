@@ -833,7 +833,8 @@ final class NativeEngine implements AutoCloseable {
         if (l != null) {
             l.close();
         }
-        SrtRuntime.deleteTree(sessionTmp);
+        // by descriptor: in rlimits mode nothing guarantees a detached sandboxed process is gone yet (issue 9 E-E)
+        NoFollowFs.deleteTree(sessionTmp);
         if (sessionTmp != null) {
             SrtRuntime.deleteTree(SrtBridge.bridgeTmp(sessionTmp));
         }

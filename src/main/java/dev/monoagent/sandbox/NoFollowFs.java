@@ -95,6 +95,19 @@ final class NoFollowFs {
         }
     }
 
+    /** {@link #deleteContents}, then {@code dir} itself (its parent is ours, not the agent's); null or absent: nothing. */
+    static void deleteTree(Path dir) {
+        if (dir == null || !Files.isDirectory(dir, NOFOLLOW)) {
+            return;
+        }
+        try {
+            deleteContents(dir);
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // best effort at close: a temp dir left behind holds only the agent's own files
+        }
+    }
+
     private static boolean empty(SecureDirectoryStream<Path> d, int depth) {
         boolean all = true;
         for (Path n : names(d)) {
