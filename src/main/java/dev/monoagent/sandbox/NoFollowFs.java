@@ -101,7 +101,10 @@ final class NoFollowFs {
             return;
         }
         try {
-            deleteContents(dir);
+            // a second pass: a sandbox that just exited may still be releasing files
+            if (!deleteContents(dir)) {
+                deleteContents(dir);
+            }
             Files.deleteIfExists(dir);
         } catch (IOException ignored) {
             // best effort at close: a temp dir left behind holds only the agent's own files
