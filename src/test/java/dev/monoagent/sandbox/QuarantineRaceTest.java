@@ -5,14 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.monoagent.config.Enums.NetworkMode;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,45 +42,12 @@ class QuarantineRaceTest {
         Files.createDirectories(dir);
         Files.createDirectories(gitDir);
         long seconds = Long.getLong("quarantine.race.seconds", 20);
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong swaps = new AtomicLong();
-        Thread swapper = Thread.ofPlatform().name("swapper").start(() -> {
-            while (!stop.get()) {
-                try {
+        Swapper swapper = Swapper.start(List.of(new Swapper.Swap(dir, parked, ssh),
+                new Swapper.Swap(gitDir, gitParked, ssh)), () -> {
                     if (!Files.exists(decoy, LinkOption.NOFOLLOW_LINKS)) {
                         Files.writeString(decoy, "agent decoy\n");
                     }
-                    Files.move(dir, parked);
-                    Files.createSymbolicLink(dir, ssh);
-                    Files.move(gitDir, gitParked);
-                    Files.createSymbolicLink(gitDir, ssh);
-                    Thread.onSpinWait();
-                    Files.delete(dir);
-                    Files.move(parked, dir);
-                    Files.delete(gitDir);
-                    Files.move(gitParked, gitDir);
-                    swaps.incrementAndGet();
-                } catch (IOException e) {
-                    // a scan moved something meanwhile: put the tree back and go on
-                    try {
-                        if (Files.isSymbolicLink(dir)) {
-                            Files.delete(dir);
-                        }
-                        if (Files.isDirectory(parked, LinkOption.NOFOLLOW_LINKS) && !Files.exists(dir)) {
-                            Files.move(parked, dir);
-                        }
-                        if (Files.isSymbolicLink(gitDir)) {
-                            Files.delete(gitDir);
-                        }
-                        if (Files.isDirectory(gitParked, LinkOption.NOFOLLOW_LINKS) && !Files.exists(gitDir)) {
-                            Files.move(gitParked, gitDir);
-                        }
-                    } catch (IOException ignored) {
-                        // next round
-                    }
-                }
-            }
-        });
+                });
         long scans = 0;
         long quarantined = 0;
         ProtectedScan.GitEntry commondir = new ProtectedScan.GitEntry('F', null, "../other\n".getBytes());
@@ -104,8 +68,7 @@ class QuarantineRaceTest {
                 scans++;
             }
         } finally {
-            stop.set(true);
-            swapper.join();
+            swapper.close();
         }
         assertTrue(Files.exists(secret), "the host secret was moved by the quarantine after " + scans + " scans");
         assertEquals("HOST-SECRET\n", Files.readString(secret));
@@ -116,10 +79,10 @@ class QuarantineRaceTest {
             assertEquals(2, s.count(), "something was added to or removed from the secret directory");
         }
         assertTrue(scans > 1000, "too few scans to call it a race: " + scans);
-        assertTrue(swaps.get() > 1000, "too few swaps to call it a race: " + swaps.get());
+        assertTrue(swapper.swaps() > 1000, "too few swaps to call it a race: " + swapper.swaps());
         assertTrue(quarantined > 0, "no decoy was ever quarantined: the scans never saw the real directory");
         System.out.printf("quarantine race: %d s, %d scans, %d swaps, %d decoys quarantined%n",
                 (System.nanoTime() - begin) / 1_000_000_000L, scans,
-                swaps.get(), quarantined);
+                swapper.swaps(), quarantined);
     }
 }

@@ -3,12 +3,10 @@ package dev.monoagent.sandbox;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,38 +32,15 @@ class TmpCapRaceTest {
         Path parked = sessionTmp.resolve("d-real");
         Limits limits = Limits.detect(Limits.DEFAULT_PIDS, Limits.DEFAULT_MEMORY, Limits.DEFAULT_MAX_FILE, 16);
         long seconds = Long.getLong("tmpcap.race.seconds", 20);
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong swaps = new AtomicLong();
-        Thread swapper = Thread.ofPlatform().name("swapper").start(() -> {
-            while (!stop.get()) {
-                try {
-                    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.exists(parked, LinkOption.NOFOLLOW_LINKS)) {
-                        Files.createDirectories(dir);
-                    }
-                    if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
-                            && !Files.exists(dir.resolve("id_rsa"), LinkOption.NOFOLLOW_LINKS)) {
-                        // over the 16-byte cap, and named like the secrets so a delete through the link would hit them
-                        Files.writeString(dir.resolve("id_rsa"), "agent filler over the cap\n");
-                        Files.writeString(dir.resolve("known_hosts"), "agent filler over the cap\n");
-                    }
-                    Files.move(dir, parked);
-                    Files.createSymbolicLink(dir, secretDir);
-                    Thread.onSpinWait();
-                    Files.delete(dir);
-                    Files.move(parked, dir);
-                    swaps.incrementAndGet();
-                } catch (IOException e) {
-                    try {
-                        if (Files.isSymbolicLink(dir)) {
-                            Files.delete(dir);
-                        }
-                        if (Files.isDirectory(parked, LinkOption.NOFOLLOW_LINKS) && !Files.exists(dir)) {
-                            Files.move(parked, dir);
-                        }
-                    } catch (IOException ignored) {
-                        // next round
-                    }
-                }
+        Swapper swapper = Swapper.start(List.of(new Swapper.Swap(dir, parked, secretDir)), () -> {
+            if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.exists(parked, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectories(dir);
+            }
+            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.exists(dir.resolve("id_rsa"), LinkOption.NOFOLLOW_LINKS)) {
+                // over the 16-byte cap, and named like the secrets so a delete through the link would hit them
+                Files.writeString(dir.resolve("id_rsa"), "agent filler over the cap\n");
+                Files.writeString(dir.resolve("known_hosts"), "agent filler over the cap\n");
             }
         });
         long cleanUps = 0;
@@ -85,21 +60,20 @@ class TmpCapRaceTest {
                 cleanUps++;
             }
         } finally {
-            stop.set(true);
-            swapper.join();
+            swapper.close();
         }
         assertTrue(Files.exists(key), "the temp-cap clean-up deleted ~/.ssh/id_rsa after " + cleanUps
-                + " clean-ups and " + swaps.get() + " swaps");
+                + " clean-ups and " + swapper.swaps() + " swaps");
         assertTrue(Files.exists(hosts), "the temp-cap clean-up deleted ~/.ssh/known_hosts after " + cleanUps
-                + " clean-ups and " + swaps.get() + " swaps");
+                + " clean-ups and " + swapper.swaps() + " swaps");
         assertEquals("HOST-SECRET-KEY\n", Files.readString(key));
         try (var s = Files.list(secretDir)) {
             assertEquals(2, s.count(), "something was added to or removed from the secret directory");
         }
         assertTrue(cleanUps > 1000, "too few clean-ups to call it a race: " + cleanUps);
-        assertTrue(swaps.get() > 1000, "too few swaps to call it a race: " + swaps.get());
+        assertTrue(swapper.swaps() > 1000, "too few swaps to call it a race: " + swapper.swaps());
         assertTrue(emptied > 100, "the temp dir was hardly ever over the cap and emptied: " + emptied);
         System.out.printf("temp-cap race: %d s, %d clean-ups (%d emptied), %d swaps%n",
-                (System.nanoTime() - begin) / 1_000_000_000L, cleanUps, emptied, swaps.get());
+                (System.nanoTime() - begin) / 1_000_000_000L, cleanUps, emptied, swapper.swaps());
     }
 }

@@ -4,12 +4,10 @@ import static dev.monoagent.tools.Fixture.json;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import dev.monoagent.sandbox.Swapper;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,31 +33,7 @@ class SearchRaceTest {
         Files.writeString(ws.resolve("top.txt"), "AGENT-TOP SECRET\n");
         Path parked = ws.resolve("d-real");
         long seconds = Long.getLong("search.race.seconds", 20);
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong swaps = new AtomicLong();
-        Thread swapper = Thread.ofPlatform().name("swapper").start(() -> {
-            while (!stop.get()) {
-                try {
-                    Files.move(dir, parked);
-                    Files.createSymbolicLink(dir, secretDir);
-                    Thread.onSpinWait();
-                    Files.delete(dir);
-                    Files.move(parked, dir);
-                    swaps.incrementAndGet();
-                } catch (IOException e) {
-                    try {
-                        if (Files.isSymbolicLink(dir)) {
-                            Files.delete(dir);
-                        }
-                        if (Files.isDirectory(parked, LinkOption.NOFOLLOW_LINKS) && !Files.exists(dir)) {
-                            Files.move(parked, dir);
-                        }
-                    } catch (IOException ignored) {
-                        // next round
-                    }
-                }
-            }
-        });
+        Swapper swapper = Swapper.start(List.of(new Swapper.Swap(dir, parked, secretDir)), () -> { });
         long searches = 0;
         long decoysSeen = 0;
         String[] calls = {
@@ -76,7 +50,7 @@ class SearchRaceTest {
                     ToolResult r = i < calls.length ? fx.call("Grep", calls[i]) : fx.call("Glob", json("pattern", "*"));
                     String t = r.text();
                     if (t.contains("HOST-SECRET") || t.contains("id_rsa") || t.contains("known_hosts")) {
-                        fail("search " + searches + " (after " + swaps.get() + " swaps) returned a host secret: "
+                        fail("search " + searches + " (after " + swapper.swaps() + " swaps) returned a host secret: "
                                 + (i < calls.length ? calls[i] : "Glob *") + "\n" + t);
                     }
                     if (t.contains("decoy")) {
@@ -86,13 +60,12 @@ class SearchRaceTest {
                 }
             }
         } finally {
-            stop.set(true);
-            swapper.join();
+            swapper.close();
         }
-        assertTrue(searches > 200, "too few searches to call it a race: " + searches);
-        assertTrue(swaps.get() > 1000, "too few swaps to call it a race: " + swaps.get());
+        assertTrue(searches > 100, "too few searches to call it a race: " + searches);
+        assertTrue(swapper.swaps() > 1000, "too few swaps to call it a race: " + swapper.swaps());
         assertTrue(decoysSeen > 0, "the decoy was never found: the searches never walked the real directory");
         System.out.printf("search race: %d s, %d searches, %d swaps, decoy found %d times%n",
-                (System.nanoTime() - begin) / 1_000_000_000L, searches, swaps.get(), decoysSeen);
+                (System.nanoTime() - begin) / 1_000_000_000L, searches, swapper.swaps(), decoysSeen);
     }
 }
