@@ -52,6 +52,11 @@ public final class FakeSandbox implements SandboxPort, ToolRunner {
         sinks.forEach(s -> s.accept(e));
     }
 
+    /** Publishes an engine event (as the real engine's feed does, e.g. allowed host-loopback traffic). */
+    public void publish(Event e) {
+        sinks.forEach(s -> s.accept(e));
+    }
+
     @Override
     public Policy policy() {
         return policy;

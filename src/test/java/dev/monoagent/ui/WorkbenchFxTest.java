@@ -135,6 +135,15 @@ class WorkbenchFxTest {
         assertTrue(robot.lookup(".violation-marker").queryAll().stream()
                 .anyMatch(n -> ((Labeled) n).getText().equals("write denied: .env")), "inline marker on the card");
 
+        // allowed host-loopback traffic: its own list in the inspector, not a violation row (issue 9)
+        fake.publish(new dev.monoagent.common.Event.NetworkAllowed(java.time.Instant.now(), null, v.callId(), "Bash",
+                "curl http://127.0.0.1:5432/", "127.0.0.1", 5432, "postgres (pid 77)"));
+        ListView<dev.monoagent.common.Event.NetworkAllowed> allowedList = robot.lookup("#allowed-traffic")
+                .queryAs(ListView.class);
+        WorkbenchRobot.waitUntil(10, () -> allowedList.getItems().size() == 1);
+        assertEquals(1, table.getItems().size(), "allowed traffic is not a violation row");
+        assertEquals(5432, allowedList.getItems().get(0).port());
+
         // NodeRepl: state persists
         WorkbenchRobot.runInConsole(robot, "NodeRepl", "#noderepl-input", "const n = 40");
         WorkbenchRobot.waitUntil(10, () -> !wb.model().replConsole().busyProperty().get()
