@@ -223,6 +223,11 @@ public final class RunRecords {
             return of(Event.ViolationObserved.class).stream().map(Event.ViolationObserved::violation).toList();
         }
 
+        /** Connections to granted host loopback listeners (allowed traffic, not violations). */
+        public List<Event.NetworkAllowed> allowedTraffic() {
+            return of(Event.NetworkAllowed.class);
+        }
+
         /** Every tool call in start order, with its outcome, duration and the violations attributed to it. */
         public List<ToolCall> toolCalls() {
             Map<String, Event.ToolCallStarted> started = new LinkedHashMap<>();

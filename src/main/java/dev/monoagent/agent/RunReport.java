@@ -38,7 +38,7 @@ public final class RunReport {
     /** Events rendered in their own sections; any other type (a newer writer's too) is listed generically. */
     private static final Set<Class<?>> RENDERED = Set.of(Event.RunHeader.class, Event.RunStarted.class,
             Event.RunFinished.class, Event.UserMessage.class, Event.AssistantDelta.class, Event.ToolCallStarted.class,
-            Event.ToolOutput.class, Event.ToolCallFinished.class, Event.ViolationObserved.class,
+            Event.ToolOutput.class, Event.ToolCallFinished.class, Event.ViolationObserved.class, Event.NetworkAllowed.class,
             Event.SelfCheckStarted.class, Event.ProbeFinished.class, Event.SelfCheckFinished.class);
 
     /**
@@ -240,6 +240,18 @@ public final class RunReport {
                         str(v.target()), str(v.reason()), str(v.command())));
             }
             d.table(List.of("Time", "Tier", "Kind", "Call id", "Tool", "Target", "Reason", "Command"), rows);
+        }
+
+        List<Event.NetworkAllowed> allowed = run.allowedTraffic();
+        if (!allowed.isEmpty()) {
+            // granted by localhost mode, so not violations: listed so that a reached Docker API or debugger is seen
+            d.heading("Allowed traffic (" + allowed.size() + ")");
+            List<List<String>> rows = new ArrayList<>();
+            for (Event.NetworkAllowed a : allowed) {
+                rows.add(List.of(str(a.time()), str(a.callId()), str(a.tool()), a.host() + ":" + a.port(),
+                        str(a.listener()), str(a.command())));
+            }
+            d.table(List.of("Time", "Call id", "Tool", "Host port", "Listener", "Command"), rows);
         }
 
         List<RunRecords.Line> other = run.lines().stream()

@@ -48,6 +48,9 @@ class RunRecordsTest {
                         + "\"provider\":\"openai\",\"model\":\"gpt-5\",\"outcome\":\"stop\",\"inputTokens\":150,"
                         + "\"cachedInputTokens\":100,\"outputTokens\":10,\"reasoningTokens\":0,\"retries\":0,"
                         + "\"firstEventMs\":80,\"durationMs\":200}",
+                "{\"type\":\"NetworkAllowed\",\"time\":\"2026-11-30T10:00:02.100Z\",\"runId\":\"a1\","
+                        + "\"callId\":\"c1\",\"tool\":\"Bash\",\"command\":\"curl 127.0.0.1:5432\","
+                        + "\"host\":\"127.0.0.1\",\"port\":5432,\"listener\":\"postgres (pid 77)\"}",
                 "{\"type\":\"RunFinished\",\"time\":\"2026-11-30T10:00:02.500Z\",\"runId\":\"a1\","
                         + "\"status\":\"completed\"}");
         RunRecords.Run run = RunRecords.read(ws, "a1");
@@ -62,6 +65,8 @@ class RunRecordsTest {
         assertTrue(md.contains("**Model requests**: 2 (tokens: 250 in, 140 cached, 30 out, 5 reasoning)"), md);
         assertTrue(md.contains("| 1 | openai | gpt-5 | tool\\_use | 100 / 40 | 20 / 5 | 1 | 90 ms | 300 ms |"), md);
         assertFalse(md.contains("ModelCallFinished"), "model requests have their own table, not 'other events'");
+        assertTrue(md.contains("Allowed traffic (1)") && md.contains("127.0.0.1:5432")
+                && md.contains("postgres (pid 77)") && md.contains("Violations (0)"), md);
 
         log("a2",
                 "{\"type\":\"RunStarted\",\"time\":\"2026-11-30T11:00:00Z\",\"runId\":\"a2\",\"workspace\":\"/w\"}",
