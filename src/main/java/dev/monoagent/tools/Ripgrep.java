@@ -68,13 +68,18 @@ final class Ripgrep {
 
     /**
      * Runs {@code argv} (rg first) from {@code cwd}: in {@link SearchView}'s namespace, or directly in mode off, where
-     * the agent's own commands run on the host anyway. No bubblewrap with the sandbox on refuses the search.
+     * the agent's own commands run on the host anyway. No bubblewrap with the sandbox on refuses the search on Linux;
+     * on macOS the walk is not confined yet.
      */
     static Output run(ToolContext ctx, List<String> argv, Path cwd) throws IOException {
         if (ctx.policy().mode() == SandboxMode.OFF) {
             return run(argv, cwd);
         }
         Path bwrap = ctx.binaries().bwrap();
+        if (bwrap == null && dev.monoagent.sandbox.Platform.current() != dev.monoagent.sandbox.Platform.LINUX) {
+            // macOS has no bubblewrap and no confined walk yet (issue 14): rg walks by path there, as before
+            return run(argv, cwd);
+        }
         if (bwrap == null) {
             throw new Missing("bubblewrap (bwrap) is not installed (or only in an untrusted PATH entry); Glob and Grep "
                     + "walk in a namespace that holds only the readable roots, so that a sandboxed process cannot "
