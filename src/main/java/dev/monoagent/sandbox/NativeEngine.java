@@ -99,6 +99,11 @@ final class NativeEngine implements AutoCloseable {
         return policy;
     }
 
+    /** The protected-path snapshot: from the watch's index when it can be trusted, else the full walk. */
+    ProtectedScan.Snapshot scan() {
+        return ProtectedScan.snapshot(policy, denyLiterals, tools.rg(), watch);
+    }
+
     private long watchMark() {
         ProtectedWatch w = watch;
         return w == null ? -1 : w.mark();
@@ -148,7 +153,7 @@ final class NativeEngine implements AutoCloseable {
         watch = Platform.current() == Platform.MACOS ? null : ProtectedWatch.start(policy, () -> denyLiterals,
                 Files.createTempDirectory(base, "w-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
-        preparedLayout = ProtectedScan.snapshot(policy, denyLiterals, tools.rg()).layout();
+        preparedLayout = scan().layout();
         return init;
     }
 
@@ -212,13 +217,13 @@ final class NativeEngine implements AutoCloseable {
      * protected file appeared that the initialised deny list does not cover, so it is denied at the engine level too.
      */
     private ProtectedScan.Snapshot before() throws IOException {
-        ProtectedScan.Snapshot before = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
+        ProtectedScan.Snapshot before = scan();
         List<Path> lits = denyLiterals;
         boolean uncovered = before.files().keySet().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith))
                 || before.repos().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith));
         if (uncovered && longLived.get() == 0) {
             reinit();
-            before = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
+            before = scan();
         }
         return before;
     }
@@ -474,12 +479,10 @@ final class NativeEngine implements AutoCloseable {
         Prepared last = seen.get();
         syncWatch();
         long mark = watchMark();
-        ProtectedScan.Snapshot now = withoutMountPoints(last.before(), ProtectedScan.snapshot(policy, denyLiterals,
-                tools.rg()));
+        ProtectedScan.Snapshot now = withoutMountPoints(last.before(), scan());
         List<Violation> found = scanResult(at, last.before(), now, last.watchMark(), " during the evaluation");
         out.addAll(found);
-        seen.set(last.since(found.isEmpty() ? now : withoutMountPoints(last.before(), ProtectedScan.snapshot(policy,
-                denyLiterals, tools.rg())), mark));
+        seen.set(last.since(found.isEmpty() ? now : withoutMountPoints(last.before(), scan()), mark));
         return out;
     }
 
@@ -513,8 +516,7 @@ final class NativeEngine implements AutoCloseable {
     List<Violation> finish(Prepared prep, String stderr, int exit) {
         List<Violation> out = new ArrayList<>(perCommand.getOrDefault(prep.commandId(), List.of()));
         perCommand.remove(prep.commandId());
-        syncWatch();
-        ProtectedScan.Snapshot after = ProtectedScan.snapshot(policy, denyLiterals, tools.rg());
+        ProtectedScan.Snapshot after = scan();
         Attribution who = prep.who();
         List<Violation> found = scanResult(who, prep.before(), after, prep.watchMark(), "");
         // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)

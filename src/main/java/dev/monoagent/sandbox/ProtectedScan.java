@@ -84,6 +84,14 @@ final class ProtectedScan {
 
     /** A snapshot using {@code rg} for the walk ({@link ProtectedFinder}; null: Java walk). */
     static Snapshot snapshot(Policy p, Collection<Path> denyLiterals, Path rg) {
+        return snapshot(p, denyLiterals, rg, null);
+    }
+
+    /**
+     * A snapshot from the watch's index when it can be trusted ({@link ProtectedWatch#indexed}: synced, no lost
+     * events, every directory watched), else from the full walk. Both list the same paths; only the cost differs.
+     */
+    static Snapshot snapshot(Policy p, Collection<Path> denyLiterals, Path rg, ProtectedWatch watch) {
         Map<Path, Key> out = new HashMap<>();
         java.util.TreeSet<String> layout = new java.util.TreeSet<>();
         Set<Path> literals = new HashSet<>(denyLiterals);
@@ -99,7 +107,10 @@ final class ProtectedScan {
         }
         Set<Path> repos = new java.util.LinkedHashSet<>();
         try {
-            List<Path> found = ProtectedFinder.find(p, rg);
+            List<Path> found = watch != null && watch.sync() ? watch.indexed() : null;
+            if (found == null) {
+                found = ProtectedFinder.find(p, rg);
+            }
             repos.addAll(HostControl.gitDenies(p, found));
             for (Path f : found) {
                 Path rel = ws.relativize(f);

@@ -7,6 +7,8 @@ import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardWatchEventKinds;
@@ -16,38 +18,78 @@ import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Sees protected names appear while commands run, so a {@code .env.*} (or a nested {@code .git}) that a command
- * creates and deletes again before the after-command scan is still recorded: a host process could have read or run it
- * meanwhile. One inotify instance (the JDK's {@link WatchService}) watches every directory of the writable roots for
- * the engine's lifetime; a directory that appears is watched (and walked) as soon as its event arrives.
+ * A host-side inotify watch (the JDK's {@link WatchService}) on every directory of the writable roots for the engine's
+ * lifetime. It does three jobs:
+ * <ol>
+ *   <li><b>Index</b> (issue 12 part 2): the set {@link ProtectedFinder#find} would return for the workspace, kept
+ *       current from events, so the before/after-command scans cost what changed instead of a walk of every file.
+ *       Each event re-evaluates the path it names from the disk as it is now ({@code lstat}): a new or renamed-in
+ *       directory is walked whole (watched before it is listed, so nothing created meanwhile is missed), a removed
+ *       one drops everything indexed below it. The index is only handed out when it can be trusted:
+ *       {@link #indexed()} returns null — and the caller does the full walk — before the first build finished,
+ *       after any event-queue overflow, a watch that could not be added (watch limit), a directory that could not
+ *       be listed, a directory swapped between its listing and its watch, or a sync that timed out; a rebuild is
+ *       then started in the background. Overflow never means a skipped scan.</li>
+ *   <li><b>Created-then-deleted</b>: a protected name ({@code .env.*}, a nested {@code .git}) seen created is
+ *       remembered, so one deleted again before the after-command scan is still recorded.</li>
+ *   <li><b>Repository planted during a command</b> (issue 9, E-A): a new {@code HEAD}, {@code commondir},
+ *       {@code objects}/{@code refs} next to a {@code HEAD}, or a {@code .git} that is not a directory is handed to
+ *       {@code onRepo} at once, so the engine can stop the command and neutralise it while it still runs.</li>
+ * </ol>
  *
- * <p>Known limit: inotify watches one directory at a time, so a protected file created and deleted inside a directory
- * in the moment between that directory's creation and its registration can be missed; so can anything after an event
- * queue overflow (reported as such). Directories never watched: {@code .git} (read-only to the agent), the state dir.
+ * <p>Known limit: inotify watches one directory at a time, so a protected file created <em>and deleted</em> inside a
+ * directory in the moment between that directory's creation and its watch is not seen (the index is still right:
+ * it lists the directory after watching it).
  */
 final class ProtectedWatch implements AutoCloseable {
     /** A protected path seen created, numbered in arrival order. */
     record Seen(long seq, Path path) {}
 
+    /** A watched directory: its path when registered and its identity (a swapped-in different dir is not it). */
+    private record Dir(Path path, Object fileKey) {}
+
+    /** Names whose appearance may complete a repository layout host git would obey (E-A). */
+    private static final Set<String> REPO_NAMES = Set.of("HEAD", "commondir", "objects", "refs", ".git");
+
+    /** Test hook: fails every registration from the n-th on with the watch-limit error (0: never). */
+    static volatile int failRegistrationsFrom = 0;
+
     private final Policy policy;
     private final Supplier<Collection<Path>> denyLiterals;
     private final WatchService service;
-    private final Map<WatchKey, Path> dirs = new ConcurrentHashMap<>();
+    private final Map<WatchKey, Dir> dirs = new ConcurrentHashMap<>();
     private final List<Seen> seen = new ArrayList<>();
     private final AtomicLong seq = new AtomicLong();
     private final Path syncDir;
     private final Map<String, CountDownLatch> syncs = new ConcurrentHashMap<>();
+    private final Set<Path> index = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean rebuildWanted = new AtomicBoolean();
+    private final AtomicLong registrations = new AtomicLong();
+    private volatile Consumer<Path> onRepo = p -> { };
     private volatile long overflowSeq = -1;
+    /** The sequence number at which the index last became untrustworthy. */
+    private volatile long distrustSeq = 0;
+    /** The sequence number at which the last clean (re)build of the index started (-1: none finished). */
+    private volatile long builtFromSeq = -1;
+    /** How many times the index was (re)built; for tests and the benchmark. */
+    private final AtomicLong builds = new AtomicLong();
+    private long backoffMs;
+    private volatile long nextBuildAt = System.nanoTime();
     /** Opened when the first registration of the roots is done. */
     private final CountDownLatch registered = new CountDownLatch(1);
     private volatile boolean closed;
@@ -81,9 +123,7 @@ final class ProtectedWatch implements AutoCloseable {
         // registering a large tree takes a while: done on the watch thread, so opening the engine does not wait
         TaskExecutor.shared().io("protected-watch", () -> {
             try {
-                for (Path root : policy.writableRoots()) {
-                    w.registerTree(root, false);
-                }
+                w.build();
             } finally {
                 w.registered.countDown();
             }
@@ -91,6 +131,11 @@ final class ProtectedWatch implements AutoCloseable {
             return null;
         });
         return w;
+    }
+
+    /** Who to tell when a repository layout may have appeared (E-A); called on a thread of its own choosing. */
+    void onRepository(Consumer<Path> listener) {
+        onRepo = listener == null ? p -> { } : listener;
     }
 
     /**
@@ -107,17 +152,19 @@ final class ProtectedWatch implements AutoCloseable {
     }
 
     /**
-     * Waits (bounded) until every event that happened before this call has been read, by writing a marker file into
-     * the sync dir and waiting for its own event.
+     * Waits (bounded) until every event that happened before this call has been read and applied, by writing a
+     * marker file into the sync dir and waiting for the watch thread to reach it. False when that did not happen in
+     * time (the index is then not trusted for this scan).
      */
-    void sync() {
+    boolean sync() {
         String name = "sync-" + UUID.randomUUID();
         CountDownLatch l = new CountDownLatch(1);
         syncs.put(name, l);
         Path f = syncDir.resolve(name);
+        boolean ok = false;
         try {
             Files.createFile(f);
-            l.await(2, TimeUnit.SECONDS);
+            ok = l.await(2, TimeUnit.SECONDS);
         } catch (IOException e) {
             // no marker: read what has arrived
         } catch (InterruptedException e) {
@@ -130,6 +177,28 @@ final class ProtectedWatch implements AutoCloseable {
                 // the dir is removed at close
             }
         }
+        if (!ok) {
+            distrust();
+        }
+        return ok;
+    }
+
+    /**
+     * The indexed protected paths of the workspace (what {@link ProtectedFinder#find} would list), or null when the
+     * index cannot be trusted — the caller must then walk. Call right after a {@link #sync()} that returned true.
+     */
+    List<Path> indexed() {
+        long built = builtFromSeq;
+        if (closed || built < 0 || built <= distrustSeq) {
+            rebuildWanted.set(true);
+            return null;
+        }
+        return List.copyOf(index);
+    }
+
+    /** How many times the index was built (the first build included). */
+    long builds() {
+        return builds.get();
     }
 
     /** Protected paths seen created after {@code mark} and not handed out before (each is reported once). */
@@ -152,40 +221,158 @@ final class ProtectedWatch implements AutoCloseable {
         return overflowSeq > mark;
     }
 
+    private void distrust() {
+        distrustSeq = seq.incrementAndGet();
+        rebuildWanted.set(true);
+    }
+
+    /** (Re)registers every directory of the roots and rebuilds the index from a full walk of the workspace. */
+    private void build() {
+        long from = seq.incrementAndGet();
+        Set<Path> found = new HashSet<>();
+        for (Path root : policy.writableRoots()) {
+            walk(root, false, found);
+        }
+        Path ws = policy.workspace();
+        if (!policy.writableRoots().contains(ws)) {
+            walk(ws, false, found);
+        }
+        index.retainAll(found);
+        index.addAll(found);
+        builds.incrementAndGet();
+        if (distrustSeq < from) {
+            builtFromSeq = from;
+            backoffMs = 0;
+        } else {
+            // e.g. the watch limit is reached: the scans walk meanwhile; retry, but not in a tight loop of walks
+            backoffMs = Math.min(30_000, Math.max(250, backoffMs * 2));
+            nextBuildAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs);
+        }
+    }
+
     private void loop() {
         while (!closed) {
             WatchKey key;
             try {
-                key = service.take();
+                key = service.poll(200, TimeUnit.MILLISECONDS);
             } catch (InterruptedException | ClosedWatchServiceException e) {
                 return;
             }
-            Path dir = dirs.get(key);
-            for (WatchEvent<?> ev : key.pollEvents()) {
-                if (ev.kind() == StandardWatchEventKinds.OVERFLOW) {
-                    overflowSeq = seq.incrementAndGet();
-                    continue;
-                }
-                if (dir == null || !(ev.context() instanceof Path name)) {
-                    continue;
-                }
-                Path p = dir.resolve(name);
-                if (dir.equals(syncDir)) {
-                    CountDownLatch l = syncs.get(name.toString());
-                    if (l != null) {
-                        l.countDown();
-                    }
-                    continue;
-                }
-                consider(p);
-                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                    registerTree(p, true);
-                }
+            if (key != null) {
+                handle(key);
             }
-            if (!key.reset()) {
-                dirs.remove(key);
+            // checked after every key, not only when idle: a steady trickle of events must not starve it
+            if (!closed && System.nanoTime() - nextBuildAt >= 0 && rebuildWanted.getAndSet(false)) {
+                build();
             }
         }
+    }
+
+    private void handle(WatchKey key) {
+        Dir dir = dirs.get(key);
+        // a watched dir moved away keeps its watch (and its old path here): its events are re-read at that path
+        // (harmless: the disk decides), but they are not "created" records for whatever now lives there
+        boolean current = dir != null && sameDir(dir);
+        for (WatchEvent<?> ev : key.pollEvents()) {
+            if (ev.kind() == StandardWatchEventKinds.OVERFLOW) {
+                overflowSeq = seq.incrementAndGet();
+                distrust();
+                continue;
+            }
+            if (dir == null || !(ev.context() instanceof Path name)) {
+                continue;
+            }
+            if (dir.path().equals(syncDir)) {
+                CountDownLatch l = syncs.get(name.toString());
+                if (l != null) {
+                    // every key with an event from before the marker is in the queue by now (only this thread
+                    // resets keys): apply them all before saying "synced"
+                    drain();
+                    l.countDown();
+                }
+                continue;
+            }
+            refresh(dir.path().resolve(name), current && ev.kind() == StandardWatchEventKinds.ENTRY_CREATE);
+        }
+        if (!key.reset()) {
+            dirs.remove(key);
+        }
+    }
+
+    private static boolean sameDir(Dir d) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(d.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return a.isDirectory() && Objects.equals(a.fileKey(), d.fileKey());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void drain() {
+        for (int i = 0; i < 100_000; i++) {
+            WatchKey k = service.poll();
+            if (k == null) {
+                return;
+            }
+            handle(k);
+        }
+        distrust(); // events arrive faster than they can be applied: walk instead
+    }
+
+    /** Re-reads {@code p} from the disk and brings the index (and the watches below it) in line with it. */
+    private void refresh(Path p, boolean created) {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            a = null;
+        } catch (IOException e) {
+            distrust();
+            return;
+        }
+        if (created) {
+            consider(p);
+        }
+        if (a == null) {
+            index.removeIf(x -> x.startsWith(p));
+            return;
+        }
+        if (a.isDirectory()) {
+            Set<Path> found = new HashSet<>();
+            walk(p, true, found);
+            index.removeIf(x -> x.startsWith(p) && !found.contains(x));
+            index.addAll(found);
+            if (created && REPO_NAMES.contains(name(p)) && HostControl.bareLayout(p.getParent())) {
+                onRepo.accept(p.getParent());
+            }
+            return;
+        }
+        index.removeIf(x -> x.startsWith(p) && !x.equals(p));
+        if (indexable(p)) {
+            index.add(p);
+        } else {
+            index.remove(p);
+        }
+        if (created) {
+            repoCandidate(p);
+        }
+    }
+
+    private static String name(Path p) {
+        return p.getFileName() == null ? "" : p.getFileName().toString();
+    }
+
+    /** A non-directory that may make host git see a repository: {@code HEAD}, {@code commondir}, a {@code .git} file. */
+    private void repoCandidate(Path p) {
+        String n = name(p);
+        if (n.equals("HEAD") || n.equals("commondir") || n.equals(".git")) {
+            onRepo.accept(p);
+        }
+    }
+
+    private boolean indexable(Path f) {
+        Path ws = policy.workspace();
+        return f.startsWith(ws) && !f.equals(ws) && ProtectedFinder.interesting(policy, f);
     }
 
     /**
@@ -202,7 +389,7 @@ final class ProtectedWatch implements AutoCloseable {
                 return;
             }
         }
-        boolean git = p.getFileName() != null && p.getFileName().toString().equals(".git");
+        boolean git = name(p).equals(".git");
         if (git || policy.protectedGlob(p) != null) {
             synchronized (seen) {
                 seen.add(new Seen(seq.incrementAndGet(), p));
@@ -213,21 +400,33 @@ final class ProtectedWatch implements AutoCloseable {
         }
     }
 
-    private void registerTree(Path root, boolean fresh) {
+    /**
+     * Watches every directory under {@code root} — each one before it is listed, so an entry made meanwhile has an
+     * event — and collects the indexable paths into {@code found}. {@code fresh}: the tree is new (created or moved
+     * in during a command), so its protected names are recorded as created.
+     */
+    private void walk(Path root, boolean fresh, Set<Path> found) {
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
-                    String n = d.getFileName() == null ? "" : d.getFileName().toString();
-                    if (!d.equals(root) && fresh) {
+                    if (fresh && !d.equals(root)) {
                         consider(d);
-                    }
-                    if (n.equals(".git") || d.equals(policy.workspace().resolve(".mono-agent"))) {
-                        return FileVisitResult.SKIP_SUBTREE;
                     }
                     try {
                         register(d);
+                        // the watch follows a symlink: if one was swapped in since the walk read d, the watch may be
+                        // on a host dir; the listing below would not match the watched dir either — walk next time
+                        BasicFileAttributes now = Files.readAttributes(d, BasicFileAttributes.class,
+                                LinkOption.NOFOLLOW_LINKS);
+                        if (!now.isDirectory() || !Objects.equals(now.fileKey(), a.fileKey())) {
+                            distrust();
+                            return FileVisitResult.SKIP_SUBTREE;
+                        }
+                    } catch (NoSuchFileException | NotDirectoryException gone) {
+                        return FileVisitResult.SKIP_SUBTREE; // its removal has an event of its own
                     } catch (IOException e) {
+                        distrust(); // watch limit reached, or not listable: the full walk decides
                         return FileVisitResult.SKIP_SUBTREE;
                     }
                     return FileVisitResult.CONTINUE;
@@ -235,25 +434,50 @@ final class ProtectedWatch implements AutoCloseable {
 
                 @Override
                 public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
+                    if (indexable(f)) {
+                        found.add(f);
+                    }
                     if (fresh) {
                         consider(f);
+                        repoCandidate(f);
                     }
                     return FileVisitResult.CONTINUE;
                 }
 
                 @Override
                 public FileVisitResult visitFileFailed(Path f, IOException e) {
+                    if (!(e instanceof NoSuchFileException)) {
+                        distrust();
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) {
+                    if (e != null && !(e instanceof NoSuchFileException)) {
+                        distrust();
+                    }
+                    if (fresh && HostControl.bareLayout(d)) {
+                        onRepo.accept(d);
+                    }
                     return FileVisitResult.CONTINUE;
                 }
             });
+        } catch (NoSuchFileException e) {
+            // a root (or a new dir) that vanished: its removal has an event of its own
         } catch (IOException e) {
-            // a root that vanished: nothing to watch there
+            distrust();
         }
     }
 
     private void register(Path d) throws IOException {
-        WatchKey k = d.register(service, StandardWatchEventKinds.ENTRY_CREATE);
-        dirs.put(k, d);
+        int failFrom = failRegistrationsFrom;
+        if (failFrom > 0 && registrations.incrementAndGet() >= failFrom) {
+            throw new IOException("User limit of inotify watches reached");
+        }
+        WatchKey k = d.register(service, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_DELETE);
+        BasicFileAttributes a = Files.readAttributes(d, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        dirs.put(k, new Dir(d, a.fileKey()));
     }
 
     @Override
