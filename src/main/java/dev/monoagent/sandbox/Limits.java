@@ -154,6 +154,11 @@ final class Limits {
             return r;
         }
 
+        /** Whether {@link #freeze} stopped the command and nothing thawed it since. */
+        boolean frozen() {
+            return frozenRoot != null;
+        }
+
         void thaw() {
             ProcessHandle r = frozenRoot;
             frozenRoot = null;

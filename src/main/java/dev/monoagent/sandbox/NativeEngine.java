@@ -82,6 +82,24 @@ final class NativeEngine implements AutoCloseable {
     private volatile Limits limits;
     /** Protected names appearing while commands run (null: no watch service on this host). */
     private volatile ProtectedWatch watch;
+    /**
+     * Sandboxed commands and long-lived processes running now, by commandId: what a mid-command intervention (a
+     * repository planted while a command runs, issue 9 E-A) must stop before it moves anything.
+     */
+    private final Map<String, Live> live = new ConcurrentHashMap<>();
+    /** The snapshot a running command is judged from after an intervention handled part of what it did. */
+    private final Map<String, Prepared> rebased = new ConcurrentHashMap<>();
+    /** Repositories an intervention already neutralised (not reported again as created and deleted). */
+    private final Set<Path> neutralised = ConcurrentHashMap.newKeySet();
+    /** Serialises every scan that moves things (after a command, a checkpoint, an intervention) with thawing. */
+    private final Object scanLock = new Object();
+    private final java.util.concurrent.atomic.AtomicBoolean interventionQueued =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** A running command: its slot (freezer), its process once spawned, its attribution and current judgement. */
+    private record Live(Limits.Slot slot, java.util.concurrent.atomic.AtomicReference<Process> process,
+                        Attribution who, Prepared prep) {}
+
     /** How engines pick their limits; tests swap in small ones so a memory or file cap trips in a second. */
     static volatile java.util.function.Supplier<Limits> limitsFactory = Limits::detect;
 
@@ -153,6 +171,9 @@ final class NativeEngine implements AutoCloseable {
         watch = Platform.current() == Platform.MACOS ? null : ProtectedWatch.start(policy, () -> denyLiterals,
                 Files.createTempDirectory(base, "w-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
+        if (watch != null) {
+            watch.onRepository(p -> repositoryMayHaveAppeared());
+        }
         preparedLayout = scan().layout();
         return init;
     }
@@ -300,6 +321,7 @@ final class NativeEngine implements AutoCloseable {
             firstId = prep.commandId();
             running.add(firstId);
             r = runOnce(prep, slot, workdir, stdin, timeout, maxBytes, live);
+            untrack(prep.commandId());
             boolean started = startedMarker(r, prep.startMarker());
             r = stripMarker(r, prep.startMarker());
             if (!started && bwrapSetupFailed(r)) {
@@ -307,14 +329,19 @@ final class NativeEngine implements AutoCloseable {
                 // absent): wrap fresh once. A prepared wrap goes stale when the layout changed after it was made; a
                 // fresh one was seen to as well (bwrap "Can't create file at <ws>/.git/hooks: Read-only file system"
                 // right after a repository appeared), so either kind gets one fresh retry
-                prep = prepare(argv, who, extraEnv, before, false, true);
+                Prepared failed = prep;
+                prep = prepare(argv, who, extraEnv, rebased.getOrDefault(failed.commandId(), failed).before(), false,
+                        true);
+                rebased.remove(failed.commandId());
                 running.add(prep.commandId());
                 r = stripMarker(runOnce(prep, slot, workdir, stdin, timeout, maxBytes, live), prep.startMarker());
+                untrack(prep.commandId());
                 running.remove(prep.commandId());
             }
         } finally {
             if (firstId != null) {
                 running.remove(firstId);
+                untrack(firstId);
             }
             // nothing the command started may run on (or write) past this point: the scan below sees its final state
             slot.release();
@@ -327,9 +354,11 @@ final class NativeEngine implements AutoCloseable {
 
     private ProcessRunner.Result runOnce(Prepared prep, Limits.Slot slot, Path workdir, String stdin, Duration timeout,
                                          long maxBytes, OutputListener live) throws IOException {
+        java.util.concurrent.atomic.AtomicReference<Process> proc = new java.util.concurrent.atomic.AtomicReference<>();
+        this.live.put(prep.commandId(), new Live(slot, proc, prep.who(), prep));
         try {
             return ProcessRunner.run(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), workdir, stdin, timeout,
-                    maxBytes, afterMarker(prep.startMarker(), live));
+                    maxBytes, afterMarker(prep.startMarker(), live), proc::set);
         } finally {
             try {
                 bridge.cleanup();
@@ -441,7 +470,14 @@ final class NativeEngine implements AutoCloseable {
         java.util.concurrent.atomic.AtomicReference<Prepared> seen = new java.util.concurrent.atomic.AtomicReference<>(
                 prep);
         running.add(prep.commandId());
+        live.put(prep.commandId(), new Live(slot, new java.util.concurrent.atomic.AtomicReference<>(p), prep.who(),
+                prep));
         return new SandboxProcess(p, () -> {
+            untrack(prep.commandId());
+            Prepared re = rebased.remove(prep.commandId());
+            if (re != null) {
+                seen.set(re);
+            }
             running.remove(prep.commandId());
             allowedPerCommand.remove(prep.commandId()); // published as events as they happened
             slot.release();
@@ -453,7 +489,25 @@ final class NativeEngine implements AutoCloseable {
             }
             // what earlier checkpoints handled is not reported again
             return finish(seen.get(), "", 0);
-        }, callId -> checkpoint(prep.who(), callId, seen, slot, p), slot::thaw);
+        }, callId -> {
+            synchronized (scanLock) {
+                Prepared re = rebased.remove(prep.commandId());
+                if (re != null) {
+                    seen.set(re);
+                }
+                List<Violation> vs = checkpoint(prep.who(), callId, seen, slot, p);
+                Live l = live.get(prep.commandId());
+                if (l != null) {
+                    live.put(prep.commandId(), new Live(l.slot(), l.process(), l.who(), seen.get()));
+                }
+                return vs;
+            }
+        }, () -> {
+            // never while an intervention has the tree: it thaws what it froze itself
+            synchronized (scanLock) {
+                slot.thaw();
+            }
+        });
     }
 
     /**
@@ -514,11 +568,19 @@ final class NativeEngine implements AutoCloseable {
 
     /** After exit: post-scan (DETECTED), engine events (OBSERVED) and stderr heuristics (INFERRED). */
     List<Violation> finish(Prepared prep, String stderr, int exit) {
+        Prepared re = rebased.remove(prep.commandId());
+        if (re != null) {
+            prep = re;
+        }
         List<Violation> out = new ArrayList<>(perCommand.getOrDefault(prep.commandId(), List.of()));
         perCommand.remove(prep.commandId());
-        ProtectedScan.Snapshot after = scan();
         Attribution who = prep.who();
-        List<Violation> found = scanResult(who, prep.before(), after, prep.watchMark(), "");
+        List<Violation> found;
+        ProtectedScan.Snapshot after;
+        synchronized (scanLock) {
+            after = scan();
+            found = scanResult(who, prep.before(), after, prep.watchMark(), "");
+        }
         // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)
         preparedLayout = found.isEmpty() ? after.layout() : null;
         out.addAll(found);
@@ -532,6 +594,103 @@ final class NativeEngine implements AutoCloseable {
         }
         out.addAll(infer(who, stderr, exit, out));
         return out;
+    }
+
+    /** The command no longer runs: no intervention may stop (or thaw) it from here on. */
+    private void untrack(String commandId) {
+        synchronized (scanLock) {
+            live.remove(commandId);
+        }
+    }
+
+    /**
+     * The watch saw a name that may complete a repository layout (issue 9 E-A): while a command runs, host git in
+     * that directory would obey the agent's config at once. Handled off the watch thread (which the scan needs).
+     */
+    private void repositoryMayHaveAppeared() {
+        if (live.isEmpty() || !interventionQueued.compareAndSet(false, true)) {
+            return;
+        }
+        dev.monoagent.common.TaskExecutor.shared().io("repo-intervention", () -> {
+            interventionQueued.set(false);
+            intervene();
+            return null;
+        });
+    }
+
+    /**
+     * Stops every sandboxed process of the engine (verified freeze; one that cannot be stopped is killed), then
+     * moves any repository that appeared since each command's snapshot out of host git's sight and restores the
+     * workspace's git redirection entries — only then, so nothing sandboxed can swap a path under the move — records
+     * it as DETECTED on the running command, and lets the processes run again. Protected files are left to the
+     * after-command scan: the command may still be using them, and they are quarantined when it ends.
+     */
+    void intervene() {
+        synchronized (scanLock) {
+            List<Map.Entry<String, Live>> now = List.copyOf(live.entrySet());
+            if (now.isEmpty()) {
+                return;
+            }
+            List<Live> stopped = new ArrayList<>();
+            List<Violation> killed = new ArrayList<>();
+            for (Map.Entry<String, Live> e : now) {
+                Live l = e.getValue();
+                Process proc = l.process().get();
+                if (proc == null || l.slot().frozen()) {
+                    continue; // not spawned yet, or already stopped between evaluations
+                }
+                if (l.slot().freeze(proc.toHandle()) instanceof Freezer.Result.Failed f) {
+                    ProcessRunner.killGroup(proc, "KILL");
+                    l.slot().thaw();
+                    Attribution who = l.who();
+                    Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, who.runId(), who.callId(),
+                            who.tool(), who.command(), null, "a repository may have appeared while the command ran "
+                            + "and the command could not be stopped (" + f.why() + "): it was killed");
+                    log.record(v);
+                    killed.add(v);
+                    perCommand.computeIfAbsent(e.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
+                            .add(v);
+                } else {
+                    stopped.add(l);
+                }
+            }
+            try {
+                Map.Entry<String, Live> first = now.get(0);
+                Prepared judged = rebased.getOrDefault(first.getKey(), first.getValue().prep());
+                ProtectedScan.Snapshot was = judged.before();
+                ProtectedScan.Snapshot seen = withoutMountPoints(was, scan());
+                Attribution who = first.getValue().who();
+                if (now.size() > 1) {
+                    who = new Attribution(who.runId(), who.callId(), who.tool(), who.command() + " (one of "
+                            + now.size() + " sandboxed commands running)");
+                }
+                List<ProtectedScan.Change> git = new ArrayList<>(ProtectedScan.detectGit(policy, was.git(),
+                        seen.git()));
+                git.addAll(ProtectedScan.detectRepos(policy, was.repos(), seen.repos()));
+                if (git.isEmpty()) {
+                    return;
+                }
+                for (ProtectedScan.Change c : git) {
+                    if (c.quarantinedTo() != null) {
+                        neutralised.add(c.path());
+                    }
+                    Violation v = gitViolation(who, c, " while the command ran (it was stopped meanwhile)");
+                    log.record(v);
+                    perCommand.computeIfAbsent(first.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
+                            .add(v);
+                }
+                // every running command is judged from here on for git: what was just handled is not reported twice
+                ProtectedScan.Snapshot after = withoutMountPoints(was, scan());
+                for (Map.Entry<String, Live> e : now) {
+                    Prepared p = rebased.getOrDefault(e.getKey(), e.getValue().prep());
+                    ProtectedScan.Snapshot b = p.before();
+                    rebased.put(e.getKey(), p.since(new ProtectedScan.Snapshot(b.files(), b.layout(), after.git(),
+                            after.repos()), p.watchMark()));
+                }
+            } finally {
+                stopped.forEach(l -> l.slot().thaw());
+            }
+        }
     }
 
     /** Reads every watch event that happened so far (before the after-command snapshot). */
@@ -557,6 +716,9 @@ final class NativeEngine implements AutoCloseable {
             if (after.files().containsKey(p) || after.repos().contains(p) || Files.exists(p,
                     java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 continue; // still there: the scan handles it
+            }
+            if (neutralised.remove(p)) {
+                continue; // moved out by an intervention while the command ran, and recorded then
             }
             boolean git = p.getFileName().toString().equals(".git");
             out.add(new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
@@ -588,15 +750,13 @@ final class NativeEngine implements AutoCloseable {
         gitChanges.addAll(ProtectedScan.detectRepos(policy, before.repos(), after.repos()));
         changes.addAll(gitChanges);
         for (ProtectedScan.Change c : changes) {
-            String reason = gitChanges.contains(c)
-                    ? (c.created() && !c.path().equals(policy.workspace().resolve(".git"))
-                            ? "repository created below the workspace" + when + " (host git would obey its "
-                                    + "config/hooks); "
-                            : "git redirection entry changed" + when + " (host git would follow it to other "
-                                    + "config/hooks); ")
-                            + (c.quarantinedTo() != null ? "moved to " + c.quarantinedTo() + ", " : "")
-                            + "previous state restored where possible"
-                    : c.created()
+            if (gitChanges.contains(c)) {
+                Violation v = gitViolation(who, c, when);
+                log.record(v);
+                out.add(v);
+                continue;
+            }
+            String reason = c.created()
                     ? "new protected file written" + when + " (srt ignores write globs on Linux)"
                             + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
                     : "protected file changed" + when;
@@ -606,6 +766,16 @@ final class NativeEngine implements AutoCloseable {
             out.add(v);
         }
         return out;
+    }
+
+    private Violation gitViolation(Attribution who, ProtectedScan.Change c, String when) {
+        String reason = (c.created() && !c.path().equals(policy.workspace().resolve(".git"))
+                ? "repository created below the workspace" + when + " (host git would obey its config/hooks); "
+                : "git redirection entry changed" + when + " (host git would follow it to other config/hooks); ")
+                + (c.quarantinedTo() != null ? "moved to " + c.quarantinedTo() + ", " : "")
+                + "previous state restored where possible";
+        return new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
+                who.command(), c.path().toString(), reason);
     }
 
     /** The reason given when git inside the sandbox fails on the read-only git control directory. */

@@ -75,8 +75,16 @@ final class ProcessRunner {
     /** As above, handing each chunk of output to {@code live} while the command runs. */
     static Result run(Path setsid, List<String> argv, Map<String, String> env, Path cwd, String stdin,
                       Duration timeout, long maxBytes, OutputListener live) throws IOException {
+        return run(setsid, argv, env, cwd, stdin, timeout, maxBytes, live, p -> { });
+    }
+
+    /** As above; {@code started} gets the process as soon as it exists (so the host can stop it mid-run). */
+    static Result run(Path setsid, List<String> argv, Map<String, String> env, Path cwd, String stdin,
+                      Duration timeout, long maxBytes, OutputListener live,
+                      java.util.function.Consumer<Process> started) throws IOException {
         long t0 = System.nanoTime();
         Process p = spawn(setsid, argv, env, cwd);
+        started.accept(p);
         TaskExecutor.Task<Void> in = pump("stdin", () -> feed(p.getOutputStream(), stdin));
         Bounded out = new Bounded(maxBytes);
         Bounded err = new Bounded(maxBytes);

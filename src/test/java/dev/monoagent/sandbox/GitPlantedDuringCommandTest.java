@@ -1,0 +1,77 @@
+package dev.monoagent.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.common.Violation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 9, escape E-A: a repository planted <em>during</em> a long command used to be live to host git until the
+ * command ended (the after-command scan moved it only then): the reviewer's {@code git status} in that dir meanwhile
+ * ran the agent's {@code core.fsmonitor} on the host. Now the watch sees the layout appear, the host stops the
+ * command, moves the repository out (by descriptor) and records it on the call, then lets the command go on. Here
+ * each layout is planted by a command that then sleeps; from one second after it appeared, host git runs in that
+ * directory again and again while the command still sleeps, and the fsmonitor marker must never be written.
+ */
+class GitPlantedDuringCommandTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aRepositoryPlantedWhileACommandRunsIsNeutralisedBeforeHostGitCanObeyIt() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Path marker = tmp.toRealPath().resolve("fsmonitor-ran");
+        String fsm = "echo ran >> " + marker + "; false";
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            // a nested repository made with git itself
+            plantAndProbe(sb, ws, "git init -q sub && git -C sub config core.fsmonitor '" + fsm + "'",
+                    ws.resolve("sub"), marker, "call-ea-1");
+            // a bare layout written by hand (config + HEAD + objects + refs), HEAD last
+            plantAndProbe(sb, ws, "mkdir -p bare/objects bare/refs && printf '[core]\\n\\tfsmonitor = %s\\n' \""
+                    + fsm + "\" > bare/config && echo 'ref: refs/heads/main' > bare/HEAD",
+                    ws.resolve("bare"), marker, "call-ea-2");
+            // a repository built in the session temp dir and moved in whole
+            plantAndProbe(sb, ws, "git init -q \"$TMPDIR/r\" && git -C \"$TMPDIR/r\" config core.fsmonitor '" + fsm
+                    + "' && mkdir -p moved && mv \"$TMPDIR/r/.git\" moved/.git",
+                    ws.resolve("moved"), marker, "call-ea-3");
+        }
+    }
+
+    private static void plantAndProbe(Sandbox sb, Path ws, String plant, Path repoDir, Path marker, String callId) throws Exception {
+        Path done = ws.resolve("planted-" + callId);
+        CompletableFuture<ExecOutcome.Completed> cmd = CompletableFuture.supplyAsync(() -> TestEngine.bash(sb, ws,
+                plant + "; touch " + done.getFileName() + "; sleep 6", "run-ea", callId, Duration.ofSeconds(60)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!Files.exists(done) && System.nanoTime() < deadline && !cmd.isDone()) {
+            Thread.sleep(10);
+        }
+        // the layout was planted (it may be gone already: moved out at once); host git runs from 1 s after that
+        Thread.sleep(1000);
+        for (int i = 0; i < 20 && !cmd.isDone(); i++) {
+            Process git = new ProcessBuilder("git", "-C", repoDir.toString(), "status").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            assertTrue(git.waitFor(20, TimeUnit.SECONDS));
+            assertFalse(Files.exists(marker), "host git ran the agent's fsmonitor while the command still ran ("
+                    + callId + ", " + repoDir + ")");
+            Thread.sleep(100);
+        }
+        assertFalse(cmd.isDone(), () -> "the command ended before host git was tried: nothing was shown: "
+                + cmd.join().exitCode() + " " + cmd.join().stderr() + " " + cmd.join().violations());
+        ExecOutcome.Completed r = cmd.get(60, TimeUnit.SECONDS);
+        assertFalse(Files.exists(marker), "host git ran the agent's fsmonitor");
+        List<Violation> vs = r.violations();
+        assertTrue(vs.stream().anyMatch(v -> callId.equals(v.callId()) && v.tier() == Violation.Tier.DETECTED
+                && v.reason().contains("repository created below the workspace while the command ran")
+                && v.target() != null && v.target().startsWith(repoDir.toString())),
+                "not recorded on " + callId + " as stopped mid-command: " + vs + "\n" + r.stderr());
+    }
+}
