@@ -267,7 +267,8 @@ final class NativeEngine implements AutoCloseable {
                 : null;
         boolean reuse = allowReuse && before.layout().equals(preparedLayout);
         preparedLayout = null;
-        SrtBridge.Wrapped w = bridge.wrap(reuse, domains, Duration.ofSeconds(30));
+        SrtBridge.Wrapped w = bridge.wrap(reuse, domains, longLived.get() > 0 ? uncovered(before) : List.of(),
+                Duration.ofSeconds(30));
         commands.put(w.commandId(), who);
         Map<String, String> e = sandboxEnv(extraEnv);
         String marker = marked ? "\u0001mono-agent-started-" + UUID.randomUUID() + "\u0001" : null;
@@ -277,6 +278,36 @@ final class NativeEngine implements AutoCloseable {
                 : CommandScript.build(argv, ports, v6, tools.socat().toString(), marker));
         return new Prepared(w.commandId(), List.of(tools.bash().toString(), "-c", w.wrapped()), e, before, who,
                 w.prepared(), marker, watchMark());
+    }
+
+    /**
+     * Protected paths in {@code before} that the initialised deny list does not cover (a hook file, a repository, an
+     * {@code .env.*} or one of srt's dangerous names the human created meanwhile), as the outermost protected path
+     * holding each; symlinks are left out (srt would deny their target). Normally a re-initialise adds them; while a
+     * long-lived process runs it cannot, so each command gets them as per-command denies instead.
+     */
+    List<String> uncovered(ProtectedScan.Snapshot before) {
+        List<Path> lits = denyLiterals;
+        Set<String> out = new java.util.LinkedHashSet<>();
+        List<Path> all = new ArrayList<>(before.files().keySet());
+        all.addAll(before.repos());
+        Path ws = policy.workspace();
+        for (Path f : all) {
+            if (!f.startsWith(ws) || f.equals(ws) || lits.stream().anyMatch(f::startsWith)) {
+                continue;
+            }
+            Path acc = ws;
+            for (Path part : ws.relativize(f)) {
+                acc = acc.resolve(part);
+                if (Policy.dangerousName(ws.relativize(acc)) != null || policy.protectedGlob(acc) != null) {
+                    break;
+                }
+            }
+            if (!Files.isSymbolicLink(acc) && Files.exists(acc, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                out.add(acc.toString());
+            }
+        }
+        return List.copyOf(out);
     }
 
     private void reinit() throws IOException {
@@ -636,10 +667,14 @@ final class NativeEngine implements AutoCloseable {
             for (Map.Entry<String, Live> e : now) {
                 Live l = e.getValue();
                 Process proc = l.process().get();
-                if (proc == null || l.slot().frozen()) {
-                    continue; // not spawned yet, or already stopped between evaluations
+                if (proc == null || !proc.isAlive() || l.slot().frozen()) {
+                    continue; // not spawned yet, ended (its after-command scan follows), or stopped between evaluations
                 }
                 if (l.slot().freeze(proc.toHandle()) instanceof Freezer.Result.Failed f) {
+                    if (!proc.isAlive()) {
+                        l.slot().thaw();
+                        continue; // it ended meanwhile: the after-command scan judges it
+                    }
                     ProcessRunner.killGroup(proc, "KILL");
                     l.slot().thaw();
                     Attribution who = l.who();

@@ -169,6 +169,20 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
     }
 
     /**
+     * Whether {@code name} is one of srt's dangerous file names, in any letter case: srt's own nested scan matches
+     * them case-insensitively ({@code --iglob}), and a case-folding directory (ext4 casefold, vfat) makes
+     * {@code .BashRC} the same file as {@code .bashrc}.
+     */
+    public static boolean engineDangerousFile(String name) {
+        return ENGINE_DANGEROUS_FILES.contains(name.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** As {@link #engineDangerousFile} for srt's dangerous dirs ({@code .vscode}, {@code .claude/commands}, ...). */
+    public static boolean engineDangerousDir(String relDir) {
+        return ENGINE_DANGEROUS_DIRS.contains(relDir.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /**
      * The reason a relative path is protected by name, or null: any {@code .git} segment (the whole git control
      * directory of any repository, or a {@code .git} file, is read-only to the agent), srt's built-in dangerous
      * files and dirs, and {@link #HOST_EXECUTED}. Matches the path itself or any ancestor.
@@ -180,8 +194,8 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
             if (name.equals(".git")) {
                 return "git control directory (read-only to the agent)";
             }
-            if (ENGINE_DANGEROUS_FILES.contains(name) || ENGINE_DANGEROUS_DIRS.contains(name)
-                    || (prev != null && ENGINE_DANGEROUS_DIRS.contains(prev + "/" + name))) {
+            if (engineDangerousFile(name) || engineDangerousDir(name)
+                    || (prev != null && engineDangerousDir(prev + "/" + name))) {
                 return "protected by the sandbox engine's built-in list (" + name + ")";
             }
             if (HOST_EXECUTED.contains(name) || (prev != null && HOST_EXECUTED.contains(prev + "/" + name))) {

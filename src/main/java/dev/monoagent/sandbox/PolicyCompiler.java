@@ -30,8 +30,15 @@ final class PolicyCompiler {
             ".env.production", ".env.production.local", ".env.test", ".env.test.local", ".env.staging", ".env.prod",
             ".env.dev");
 
-    /** srt's maximum for its nested dangerous-file scan (its schema allows 1..10). */
-    static final int MANDATORY_DENY_SEARCH_DEPTH = 10;
+    /**
+     * Depth of srt's own nested dangerous-file scan, which walks the workspace on every wrap (its schema allows
+     * 1..10): 1, the top level only, so a wrap costs the same at any repository size (issue 12 part 2). Everything
+     * srt's scan found deeper is in our literal deny list instead — {@link #nestedDangerous} finds it at any depth,
+     * in any letter case and under {@code node_modules} too, from the unbounded walk or the watch index, and the
+     * engine re-initialises (or, while a long-lived process runs, adds per-command denies) when one appears.
+     * SrtScanCoverageTest compares the two on srt's real bwrap arguments.
+     */
+    static final int MANDATORY_DENY_SEARCH_DEPTH = 1;
 
     /** Args that make srt's rg scan blind to agent-written ignore files and rg config. */
     static final List<String> RG_SCAN_ARGS = List.of("--no-ignore", "--no-config", "--hidden");
@@ -209,19 +216,22 @@ final class PolicyCompiler {
                     }
                     break;
                 }
-                if (i > 0 && (seg.equals(".vscode") || seg.equals(".idea"))) {
+                // srt compares in lower case; its cwd-level list (exact case, top level) covers only ".vscode"
+                boolean ownCwd = i == 0 && Policy.ENGINE_DANGEROUS_DIRS.contains(seg);
+                if (!ownCwd && Policy.engineDangerousDir(seg)) {
                     out.add(acc);
                     break;
                 }
-                if (i > 0 && seg.equals(".claude") && i + 1 < rel.getNameCount() - 1) {
+                if (seg.equalsIgnoreCase(".claude") && i + 1 < rel.getNameCount() - 1) {
                     String next = rel.getName(i + 1).toString();
-                    if (next.equals("commands") || next.equals("agents")) {
+                    if (Policy.engineDangerousDir(seg + "/" + next) && !(i == 0
+                            && Policy.ENGINE_DANGEROUS_DIRS.contains(seg + "/" + next))) {
                         out.add(acc.resolve(next));
                     }
                     break;
                 }
             }
-            if (rel.getNameCount() > 1 && Policy.ENGINE_DANGEROUS_FILES.contains(rel.getFileName().toString())) {
+            if (rel.getNameCount() > 1 && Policy.engineDangerousFile(rel.getFileName().toString())) {
                 out.add(f);
             }
         }

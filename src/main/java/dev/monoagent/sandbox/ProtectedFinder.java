@@ -65,10 +65,6 @@ final class ProtectedFinder {
                 g.add("**/" + glob + "/**");
             }
         }
-        g.addAll(Policy.ENGINE_DANGEROUS_FILES);
-        for (String d : Policy.ENGINE_DANGEROUS_DIRS) {
-            g.add("**/" + d + "/**");
-        }
         g.add("**/.git/HEAD");
         // whole git control dirs and .git files of any repository, and bare layouts (HEAD next to objects/ refs/)
         g.add("**/.git");
@@ -91,11 +87,24 @@ final class ProtectedFinder {
         return List.copyOf(g);
     }
 
+    /** srt's dangerous names, matched in any letter case as srt's own scan does ({@code --iglob}). */
+    static List<String> iglobs() {
+        List<String> g = new ArrayList<>(Policy.ENGINE_DANGEROUS_FILES);
+        for (String d : Policy.ENGINE_DANGEROUS_DIRS) {
+            g.add("**/" + d + "/**");
+        }
+        return List.copyOf(g);
+    }
+
     private static List<Path> ripgrep(Policy p, Path rg) {
         List<String> cmd = new ArrayList<>(List.of(rg.toString(), "--files", "--hidden", "--no-ignore",
                 "--no-config", "--no-messages", "--null"));
         for (String g : globs(p)) {
             cmd.add("-g");
+            cmd.add(g);
+        }
+        for (String g : iglobs()) {
+            cmd.add("--iglob");
             cmd.add(g);
         }
         // rg exits 1 when nothing matched
@@ -184,7 +193,7 @@ final class ProtectedFinder {
     /** Whether a file is one {@link #globs} selects (the same rule, for the Java walk). */
     static boolean interesting(Policy p, Path f) {
         String name = f.getFileName().toString();
-        if (p.protectedGlob(f) != null || Policy.ENGINE_DANGEROUS_FILES.contains(name) || name.equals("HEAD")
+        if (p.protectedGlob(f) != null || Policy.engineDangerousFile(name) || name.equals("HEAD")
                 || p.protectedLiterals().contains(f)
                 || name.equals(".git") || HostControl.hostExecuted(p.workspace(), f) != null) {
             return true;
@@ -192,7 +201,7 @@ final class ProtectedFinder {
         Path rel = p.workspace().relativize(f);
         for (int i = 0; i < rel.getNameCount(); i++) {
             String seg = rel.getName(i).toString();
-            if (ProtectedScan.SRT_DANGEROUS.contains(seg) && !seg.equals(".git") && i < rel.getNameCount() - 1) {
+            if (ProtectedScan.srtDangerous(seg) && !seg.equals(".git") && i < rel.getNameCount() - 1) {
                 return true;
             }
             if (seg.equals(".git") && i < rel.getNameCount() - 1) {

@@ -78,6 +78,11 @@ final class ProtectedScan {
 
     private ProtectedScan() {}
 
+    /** A path segment srt's nested scan takes for dangerous (it compares in lower case). */
+    static boolean srtDangerous(String segment) {
+        return SRT_DANGEROUS.contains(segment.toLowerCase(java.util.Locale.ROOT));
+    }
+
     static Snapshot snapshot(Policy p, Collection<Path> denyLiterals) {
         return snapshot(p, denyLiterals, null);
     }
@@ -117,11 +122,11 @@ final class ProtectedScan {
                 Path acc = ws;
                 for (int i = 0; i < rel.getNameCount() - 1; i++) {
                     acc = acc.resolve(rel.getName(i));
-                    if (SRT_DANGEROUS.contains(rel.getName(i).toString())) {
+                    if (srtDangerous(rel.getName(i).toString())) {
                         layout.add("D " + acc);
                     }
                 }
-                if (SRT_DANGEROUS.contains(f.getFileName().toString())) {
+                if (srtDangerous(f.getFileName().toString())) {
                     layout.add("F " + f);
                 }
                 BasicFileAttributes a;

@@ -36,7 +36,7 @@ import java.util.function.Consumer;
 final class SrtBridge implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "bridge.mjs";
     /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
-    static final String SCRIPT_SHA256 = "5b1f5147937e0756b0975153ecc66f08aeb2be6f6b766f0cc35ab90cc9be8914";
+    static final String SCRIPT_SHA256 = "d6aadb3d711fc6e71ebf9ed3959c49ffbbba0e678c1da82a6637c310baac696e";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -211,9 +211,21 @@ final class SrtBridge implements AutoCloseable {
      * (only valid when the workspace layout is unchanged since); otherwise it is discarded and a fresh one made.
      */
     Wrapped wrap(boolean usePrepared, List<String> allowedDomains, Duration timeout) throws IOException {
+        return wrap(usePrepared, allowedDomains, List.of(), timeout);
+    }
+
+    /**
+     * As above, with literal write denies for this command only ({@code extraDenyWrite}, absolute; srt enforces
+     * them like the initialised ones but does not report them). A wrap with extras is always fresh.
+     */
+    Wrapped wrap(boolean usePrepared, List<String> allowedDomains, List<String> extraDenyWrite, Duration timeout)
+            throws IOException {
         ObjectNode req = JSON.createObjectNode();
         req.put("op", "wrap");
-        req.put("usePrepared", usePrepared);
+        req.put("usePrepared", usePrepared && extraDenyWrite.isEmpty());
+        if (!extraDenyWrite.isEmpty()) {
+            req.set("extraDenyWrite", JSON.valueToTree(extraDenyWrite));
+        }
         if (allowedDomains != null) {
             req.set("allowedDomains", JSON.valueToTree(allowedDomains));
         }

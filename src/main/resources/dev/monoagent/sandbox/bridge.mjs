@@ -70,9 +70,14 @@ function watchViolations() {
   });
 }
 
-async function freshWrap() {
+// extra: literal write denies for this one command (a protected path that appeared while a long-lived process keeps
+// the engine from re-initialising); the rest of the filesystem config is the initialised one, unchanged.
+async function freshWrap(extra) {
   const commandId = 'ma-' + randomUUID();
-  const wrapped = await SandboxManager.wrapWithSandbox(COMMAND, undefined, undefined, undefined,
+  const custom = Array.isArray(extra) && extra.length > 0
+    ? { filesystem: { ...config.filesystem, denyWrite: [...config.filesystem.denyWrite, ...extra] } }
+    : undefined;
+  const wrapped = await SandboxManager.wrapWithSandbox(COMMAND, undefined, custom, undefined,
     { commandId, commandText: commandId });
   return { commandId, wrapped };
 }
@@ -132,7 +137,7 @@ const ops = {
       return { ...w, prepared: true };
     }
     discard();
-    return { ...(await freshWrap()), prepared: false };
+    return { ...(await freshWrap(req.extraDenyWrite)), prepared: false };
   },
   // For tests and diagnostics on a host that is not a Mac: srt's own macOS wrap (sandbox-exec with its generated
   // Seatbelt profile) for this config, with its macOS log monitor and proxies started as initialize() starts them.

@@ -38,8 +38,11 @@ class CreateDeleteWatchTest {
             List<Violation> vs = r.violations();
             for (String f : List.of(".env.flash", "app/deep/.env.local2", ".env.moved", "sub/.git")) {
                 String abs = ws.resolve(f).toString();
-                assertTrue(vs.stream().anyMatch(v -> abs.equals(v.target()) && v.reason().contains("created and "
-                        + "deleted") && "call-cd".equals(v.callId())), f + " not recorded: " + vs);
+                // a repository is usually caught while the command still runs (issue 9 E-A: stopped and moved
+                // out at once); one made and removed faster than that is recorded as created and deleted
+                assertTrue(vs.stream().anyMatch(v -> abs.equals(v.target()) && (v.reason().contains("created and "
+                        + "deleted") || v.reason().contains("while the command ran")) && "call-cd".equals(v.callId())),
+                        f + " not recorded: " + vs);
             }
             // a plain file written and deleted is nobody's business
             ExecOutcome.Completed plain = TestEngine.bash(sb, ws, "echo x > notes.txt; rm notes.txt", "run-cd",

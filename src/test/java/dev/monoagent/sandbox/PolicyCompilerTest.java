@@ -109,7 +109,7 @@ class PolicyCompilerTest {
         // srt's nested-danger scan must not honour agent-written ignore files or an rg config
         assertEquals(Map.of("command", "/usr/bin/rg", "args", List.of("--no-ignore", "--no-config", "--hidden")),
                 cfg.get("ripgrep"));
-        assertEquals(10, cfg.get("mandatoryDenySearchDepth"));
+        assertEquals(1, cfg.get("mandatoryDenySearchDepth"));
         assertEquals(Map.of("applyPath", cache.resolve("x/apply-seccomp").toString()), cfg.get("seccomp"));
     }
 

@@ -1,0 +1,177 @@
+package dev.monoagent.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.config.Enums.NetworkMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 12 part 2 turns srt's own per-wrap nested dangerous-file scan down to the top level
+ * ({@link PolicyCompiler#MANDATORY_DENY_SEARCH_DEPTH} = 1), because it walks the whole workspace on every wrap. That
+ * is only sound if our literal deny list covers everything srt's full-depth scan finds. Proven here on srt's real
+ * output: the same engine is initialised once with srt's depth 10 and once with ours, each wraps a command, and
+ * every read-only bind the depth-10 wrap puts inside the workspace must be in ours (itself or a directory holding
+ * it). The corpus has what srt's scan matches: its dangerous files and dirs below the top level, at depth 10 and
+ * beyond, in other letter cases (srt matches case-insensitively), under {@code node_modules} (srt skips it; we do
+ * not), and nested repositories' hooks and config. Then the writes themselves are tried, and the same names created
+ * by the human while a long-lived process keeps the engine from re-initialising (per-command denies).
+ */
+class SrtScanCoverageTest {
+    @TempDir
+    Path tmp;
+
+    private static final List<String> CORPUS = List.of("a/.bashrc", "a/b/c/d/e/f/g/h/.zshrc",
+            "d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/.profile", "Sub/.BashRC", "x/.VSCode/settings.json",
+            ".IDEA/workspace.xml", "m/.idea/x.xml", "node_modules/pkg/.vscode/t.json", "p/.claude/commands/c.md",
+            "p/.claude/agents/a.md", "q/.Claude/Commands/c.md", "r/.mcp.json", "s/.gitmodules", "t/.ripgreprc");
+
+    @Test
+    void ourDenyListCoversEverythingSrtsFullDepthScanDenies() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        for (String f : CORPUS) {
+            Files.createDirectories(ws.resolve(f).getParent());
+            Files.writeString(ws.resolve(f), "orig\n");
+        }
+        Files.createDirectories(ws.resolve("repo/.git/hooks"));
+        Files.writeString(ws.resolve("repo/.git/hooks/pre-commit"), "#!/bin/sh\n");
+        Files.writeString(ws.resolve("repo/.git/config"), "[core]\n");
+        Files.writeString(ws.resolve("repo/.git/HEAD"), "ref: refs/heads/main\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            NativeEngine ne = sb.engine();
+            Path rg = ((HostTools.Ok) HostTools.find(TestEngine.env())).tools().rg();
+            SrtConfig ours = PolicyCompiler.srtConfig(ne.policy(), ne.denyLiterals(), ne.facts(), List.of(),
+                    WorkspaceFacts.scan(ne.policy(), rg, TestEngine.env().home()));
+            assertEquals(1, ours.mandatoryDenySearchDepth());
+            SrtConfig srtsOwn = new SrtConfig(ours.network(), ours.filesystem(), ours.ripgrep(), 10,
+                    ours.bwrapPath(), ours.socatPath(), ours.applySeccomp());
+            Set<String> deep = readOnlyBinds(ne, srtsOwn.toMap(), ws);
+            Set<String> flat = readOnlyBinds(ne, ours.toMap(), ws);
+            // not vacuous: srt's deep scan did find the nested names (here it would have denied them itself)
+            for (String f : List.of("a/.bashrc", "Sub/.BashRC", "x/.VSCode", "repo/.git/hooks")) {
+                assertTrue(deep.contains(ws.resolve(f).toString()), "srt's depth-10 scan missed " + f + ": " + deep);
+            }
+            List<String> missing = new ArrayList<>();
+            for (String d : deep) {
+                if (flat.stream().noneMatch(o -> d.equals(o) || d.startsWith(o + "/"))) {
+                    missing.add(d);
+                }
+            }
+            assertTrue(missing.isEmpty(), "denied by srt's full-depth scan but not by our list: " + missing);
+
+            // and the writes fail, whatever the depth or case (each path keeps its content)
+            StringBuilder script = new StringBuilder();
+            for (String f : CORPUS) {
+                script.append("echo pwned >> '").append(f).append("' 2>/dev/null; ");
+            }
+            script.append("echo pwned >> repo/.git/hooks/pre-commit 2>/dev/null; true");
+            TestEngine.bash(sb, ws, script.toString(), "run-cov", "call-cov", Duration.ofSeconds(30));
+            for (String f : CORPUS) {
+                assertEquals("orig\n", Files.readString(ws.resolve(f)), f + " was written");
+            }
+        }
+    }
+
+    @Test
+    void namesTheHumanCreatesWhileALongLivedProcessRunsAreDeniedPerCommand() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            StartOutcome.Started repl = assertInstanceOf(StartOutcome.Started.class, sb.start(new CommandSpec(
+                    List.of("/bin/bash", "-c", "sleep 60"), ws, Duration.ofSeconds(90), null, Map.of(), "run-cov",
+                    "call-repl", "NodeRepl", CommandSpec.DEFAULT_MAX_OUTPUT)));
+            try {
+                // what srt's per-wrap scan would have denied on the next command (the engine cannot re-initialise)
+                List<String> late = List.of("late/.vscode/tasks.json", "late/deep/.BASHRC", "late/.husky/pre-commit",
+                        "late/repo/.git/hooks/pre-push");
+                for (String f : late) {
+                    Files.createDirectories(ws.resolve(f).getParent());
+                    Files.writeString(ws.resolve(f), "orig\n");
+                }
+                StringBuilder script = new StringBuilder();
+                for (String f : late) {
+                    script.append("echo pwned >> '").append(f).append("' 2>/dev/null; ");
+                }
+                script.append("mkdir -p late/.vscode 2>/dev/null; echo x > late/.vscode/new.json 2>/dev/null; true");
+                TestEngine.bash(sb, ws, script.toString(), "run-cov", "call-late", Duration.ofSeconds(30));
+                for (String f : late) {
+                    assertEquals("orig\n", Files.readString(ws.resolve(f)), f + " was written while the process ran");
+                }
+                assertTrue(!Files.exists(ws.resolve("late/.vscode/new.json")), "a new file in a late .vscode dir");
+            } finally {
+                repl.process().destroy();
+            }
+        }
+    }
+
+    /** Paths inside {@code ws} that a fresh wrap under {@code config} binds read-only (srt's write denies). */
+    private static Set<String> readOnlyBinds(NativeEngine ne, Map<String, Object> config, Path ws) throws Exception {
+        SrtBridge.InitResult init = ne.bridge().init(config, Duration.ofSeconds(30));
+        assertTrue(init.clean(), String.valueOf(init.problem()));
+        SrtBridge.Wrapped w = ne.bridge().wrap(false, null, Duration.ofSeconds(30));
+        ne.bridge().cleanup();
+        List<String> args = shellWords(w.wrapped());
+        Set<String> out = new LinkedHashSet<>();
+        for (int i = 0; i + 2 < args.size(); i++) {
+            if (args.get(i).equals("--ro-bind") || args.get(i).equals("--ro-bind-try")) {
+                String dst = args.get(i + 2);
+                if (dst.startsWith(ws + "/")) {
+                    out.add(dst);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Splits a POSIX shell command line into words (single and double quotes, backslashes). */
+    static List<String> shellWords(String s) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean in = false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\'') {
+                int end = s.indexOf('\'', i + 1);
+                cur.append(s, i + 1, end);
+                i = end;
+                in = true;
+            } else if (c == '"') {
+                int j = i + 1;
+                for (; s.charAt(j) != '"'; j++) {
+                    if (s.charAt(j) == '\\') {
+                        j++;
+                    }
+                    cur.append(s.charAt(j));
+                }
+                i = j;
+                in = true;
+            } else if (c == '\\' && i + 1 < s.length()) {
+                cur.append(s.charAt(++i));
+                in = true;
+            } else if (Character.isWhitespace(c)) {
+                if (in) {
+                    out.add(cur.toString());
+                    cur.setLength(0);
+                    in = false;
+                }
+            } else {
+                cur.append(c);
+                in = true;
+            }
+        }
+        if (in) {
+            out.add(cur.toString());
+        }
+        return out;
+    }
+}
