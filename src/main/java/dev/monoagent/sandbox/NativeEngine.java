@@ -98,7 +98,13 @@ final class NativeEngine implements AutoCloseable {
 
     /** A running command: its slot (freezer), its process once spawned, its attribution and current judgement. */
     private record Live(Limits.Slot slot, java.util.concurrent.atomic.AtomicReference<Process> process,
-                        Attribution who, Prepared prep) {}
+                        Attribution who, Prepared prep, boolean longLived) {}
+
+    /**
+     * What an intervention handled in a long-lived process's evaluation, recorded at that evaluation's checkpoint
+     * (the engine learns the evaluation's callId only then), or at exit.
+     */
+    private final Map<String, List<ProtectedScan.Change>> pendingGit = new ConcurrentHashMap<>();
 
     /** How engines pick their limits; tests swap in small ones so a memory or file cap trips in a second. */
     static volatile java.util.function.Supplier<Limits> limitsFactory = Limits::detect;
@@ -386,7 +392,7 @@ final class NativeEngine implements AutoCloseable {
     private ProcessRunner.Result runOnce(Prepared prep, Limits.Slot slot, Path workdir, String stdin, Duration timeout,
                                          long maxBytes, OutputListener live) throws IOException {
         java.util.concurrent.atomic.AtomicReference<Process> proc = new java.util.concurrent.atomic.AtomicReference<>();
-        this.live.put(prep.commandId(), new Live(slot, proc, prep.who(), prep));
+        this.live.put(prep.commandId(), new Live(slot, proc, prep.who(), prep, false));
         try {
             return ProcessRunner.run(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), workdir, stdin, timeout,
                     maxBytes, afterMarker(prep.startMarker(), live), proc::set);
@@ -502,7 +508,7 @@ final class NativeEngine implements AutoCloseable {
                 prep);
         running.add(prep.commandId());
         live.put(prep.commandId(), new Live(slot, new java.util.concurrent.atomic.AtomicReference<>(p), prep.who(),
-                prep));
+                prep, true));
         return new SandboxProcess(p, () -> {
             untrack(prep.commandId());
             Prepared re = rebased.remove(prep.commandId());
@@ -511,6 +517,7 @@ final class NativeEngine implements AutoCloseable {
             }
             running.remove(prep.commandId());
             allowedPerCommand.remove(prep.commandId()); // published as events as they happened
+            recordPending(prep.commandId(), prep.who());
             slot.release();
             longLived.decrementAndGet();
             try {
@@ -526,10 +533,12 @@ final class NativeEngine implements AutoCloseable {
                 if (re != null) {
                     seen.set(re);
                 }
-                List<Violation> vs = checkpoint(prep.who(), callId, seen, slot, p);
+                Attribution at = new Attribution(prep.who().runId(), callId, prep.who().tool(), prep.who().command());
+                List<Violation> vs = new ArrayList<>(recordPending(prep.commandId(), at));
+                vs.addAll(checkpoint(prep.who(), callId, seen, slot, p));
                 Live l = live.get(prep.commandId());
                 if (l != null) {
-                    live.put(prep.commandId(), new Live(l.slot(), l.process(), l.who(), seen.get()));
+                    live.put(prep.commandId(), new Live(l.slot(), l.process(), l.who(), seen.get(), true));
                 }
                 return vs;
             }
@@ -581,11 +590,32 @@ final class NativeEngine implements AutoCloseable {
         Map<Path, ProtectedScan.GitEntry> git = new java.util.HashMap<>(now.git());
         for (Map.Entry<Path, ProtectedScan.GitEntry> e : now.git().entrySet()) {
             ProtectedScan.GitEntry was = before.git().get(e.getKey());
-            if (was != null && was.kind() == 'A' && e.getValue().kind() == 'D' && onlyMountPoints(e.getKey())) {
+            boolean srts = e.getValue().kind() == 'D' ? onlyMountPoints(e.getKey()) : mountPoint(e.getKey());
+            if (was != null && was.kind() == 'A' && srts) {
                 git.put(e.getKey(), was);
             }
         }
-        return new ProtectedScan.Snapshot(now.files(), now.layout(), git, now.repos());
+        // likewise a nested .git that is only srt's mount point (the first missing part of a literal deny)
+        Set<Path> repos = new java.util.LinkedHashSet<>(now.repos());
+        repos.removeIf(r -> !before.repos().contains(r) && (mountPoint(r)
+                || (Files.isDirectory(r, java.nio.file.LinkOption.NOFOLLOW_LINKS) && onlyMountPoints(r))));
+        return new ProtectedScan.Snapshot(now.files(), now.layout(), git, repos);
+    }
+
+    /**
+     * srt's mount point for an absent literal deny: bwrap makes an empty read-only file at the first missing part of
+     * the path ({@code <ws>/.git} for {@code <ws>/.git/config} when there is no {@code .git}), removed at cleanup.
+     */
+    private boolean mountPoint(Path f) {
+        List<Path> lits = denyLiterals;
+        try {
+            java.nio.file.attribute.PosixFileAttributes a = Files.readAttributes(f,
+                    java.nio.file.attribute.PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            return a.isRegularFile() && a.size() == 0 && a.permissions().stream().noneMatch(x -> x.name()
+                    .endsWith("WRITE")) && lits.stream().anyMatch(l -> l.startsWith(f));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private boolean onlyMountPoints(Path dir) {
@@ -690,7 +720,11 @@ final class NativeEngine implements AutoCloseable {
                 }
             }
             try {
-                Map.Entry<String, Live> first = now.get(0);
+                // attributed to a command that could have acted: not a REPL stopped between evaluations, and a
+                // Bash command before a REPL evaluation when both run
+                Map.Entry<String, Live> first = now.stream().filter(e -> !e.getValue().longLived()
+                        && stopped.contains(e.getValue())).findFirst().orElse(now.stream()
+                        .filter(e -> stopped.contains(e.getValue())).findFirst().orElse(now.get(0)));
                 Prepared judged = rebased.getOrDefault(first.getKey(), first.getValue().prep());
                 ProtectedScan.Snapshot was = judged.before();
                 ProtectedScan.Snapshot seen = withoutMountPoints(was, scan());
@@ -709,7 +743,12 @@ final class NativeEngine implements AutoCloseable {
                     if (c.quarantinedTo() != null) {
                         neutralised.add(c.path());
                     }
-                    Violation v = gitViolation(who, c, " while the command ran (it was stopped meanwhile)");
+                    if (first.getValue().longLived()) {
+                        pendingGit.computeIfAbsent(first.getKey(), k -> Collections.synchronizedList(
+                                new ArrayList<>())).add(c);
+                        continue;
+                    }
+                    Violation v = gitViolation(who, c, WHILE_RUNNING);
                     log.record(v);
                     perCommand.computeIfAbsent(first.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
                             .add(v);
@@ -726,6 +765,22 @@ final class NativeEngine implements AutoCloseable {
                 stopped.forEach(l -> l.slot().thaw());
             }
         }
+    }
+
+    private static final String WHILE_RUNNING = " while the command ran (it was stopped meanwhile)";
+
+    /** Records what interventions handled during a long-lived process's evaluation, attributed to {@code at}. */
+    private List<Violation> recordPending(String commandId, Attribution at) {
+        List<ProtectedScan.Change> cs = pendingGit.remove(commandId);
+        List<Violation> out = new ArrayList<>();
+        if (cs != null) {
+            for (ProtectedScan.Change c : List.copyOf(cs)) {
+                Violation v = gitViolation(at, c, WHILE_RUNNING);
+                log.record(v);
+                out.add(v);
+            }
+        }
+        return out;
     }
 
     /** Reads every watch event that happened so far (before the after-command snapshot). */

@@ -103,8 +103,8 @@ class BlindSpotTest {
             // see through the .rgignore / .gitignore above
             // a repository made by a command is taken out of host git's sight right after it (issue 9 item 4),
             // whatever the ignore files above say
+            // (since issue 9 E-A it is moved out as soon as its HEAD appears, so git init itself may fail)
             ExecOutcome.Completed later = exec(sb, ws, "git init -q later");
-            assertEquals(0, later.exitCode());
             assertFalse(Files.exists(ws.resolve("later/.git"), LinkOption.NOFOLLOW_LINKS), "new nested repo kept");
             assertTrue(later.violations().stream().anyMatch(v -> v.tier() == Tier.DETECTED
                     && v.target().endsWith("later/.git")), later.violations().toString());

@@ -46,6 +46,64 @@ class GitPlantedDuringCommandTest {
         }
     }
 
+    @Test
+    void aRepositoryPlantedByALongLivedProcessMidEvaluationIsNeutralisedAndRecordedOnThatEvaluation()
+            throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Path marker = tmp.toRealPath().resolve("fsmonitor-ran-repl");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            // what a NodeRepl evaluation (or a detached child of the REPL) does while it runs
+            StartOutcome.Started so = org.junit.jupiter.api.Assertions.assertInstanceOf(StartOutcome.Started.class,
+                    sb.start(new CommandSpec(List.of("/bin/bash", "-c", "(setsid sh -c \"git init -q bg && git -C bg "
+                            + "config core.fsmonitor 'echo ran >> " + marker + "; false'; touch bg-done\" &); "
+                            + "sleep 30"), ws, Duration.ofSeconds(60), null, java.util.Map.of(), "run-ea", "call-repl",
+                            "NodeRepl", CommandSpec.DEFAULT_MAX_OUTPUT)));
+            SandboxProcess p = so.process();
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!Files.exists(ws.resolve("bg-done")) && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                Thread.sleep(1000);
+                for (int i = 0; i < 10; i++) {
+                    Process git = new ProcessBuilder("git", "-C", ws.resolve("bg").toString(), "status")
+                            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    assertTrue(git.waitFor(20, TimeUnit.SECONDS));
+                    assertFalse(Files.exists(marker), "host git ran the fsmonitor planted by a running process");
+                    Thread.sleep(100);
+                }
+                assertTrue(p.isAlive(), "the process must still run: the repository was handled while it ran");
+                // the evaluation ends: the record carries its callId
+                List<Violation> vs = p.checkpoint("call-eval-7");
+                assertTrue(vs.stream().anyMatch(v -> "call-eval-7".equals(v.callId())
+                        && v.reason().contains("while the command ran") && v.target().endsWith("bg/.git")),
+                        vs.toString());
+            } finally {
+                p.destroy();
+            }
+        }
+    }
+
+    @Test
+    void aRepositoryPlantedAsTheCommandEndsIsStillTakenOutAndRecordedOnce() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            // the intervention and the after-command scan race for the same repository: either may move it, never
+            // neither, and it is recorded on the call (not twice as both "while running" and "created and deleted")
+            for (int i = 0; i < 12; i++) {
+                String sub = "end" + i;
+                ExecOutcome.Completed r = TestEngine.bash(sb, ws, "mkdir -p " + sub + "/objects " + sub + "/refs; "
+                        + "printf '[core]\\n' > " + sub + "/config; echo 'ref: refs/heads/main' > " + sub + "/HEAD",
+                        "run-ea", "call-end" + i, Duration.ofSeconds(30));
+                assertFalse(HostControl.bareLayout(ws.resolve(sub)), "bare layout left in host git's sight: " + sub);
+                long recorded = r.violations().stream().filter(v -> v.target() != null
+                        && v.target().startsWith(ws.resolve(sub).toString()) && v.tier() == Violation.Tier.DETECTED)
+                        .count();
+                assertTrue(recorded == 1, sub + " recorded " + recorded + " times: " + r.violations());
+            }
+        }
+    }
+
     private static void plantAndProbe(Sandbox sb, Path ws, String plant, Path repoDir, Path marker, String callId) throws Exception {
         Path done = ws.resolve("planted-" + callId);
         CompletableFuture<ExecOutcome.Completed> cmd = CompletableFuture.supplyAsync(() -> TestEngine.bash(sb, ws,
