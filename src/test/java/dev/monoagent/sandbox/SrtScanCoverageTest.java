@@ -70,12 +70,8 @@ class SrtScanCoverageTest {
             assertTrue(missing.isEmpty(), "denied by srt's full-depth scan but not by our list: " + missing);
 
             // and the writes fail, whatever the depth or case (each path keeps its content)
-            StringBuilder script = new StringBuilder();
-            for (String f : CORPUS) {
-                script.append("echo pwned >> '").append(f).append("' 2>/dev/null; ");
-            }
-            script.append("echo pwned >> repo/.git/hooks/pre-commit 2>/dev/null; true");
-            TestEngine.bash(sb, ws, script.toString(), "run-cov", "call-cov", Duration.ofSeconds(30));
+            TestEngine.bash(sb, ws, appendTo(CORPUS) + "echo pwned >> repo/.git/hooks/pre-commit 2>/dev/null; true",
+                    "run-cov", "call-cov", Duration.ofSeconds(30));
             for (String f : CORPUS) {
                 assertEquals("orig\n", Files.readString(ws.resolve(f)), f + " was written");
             }
@@ -98,12 +94,8 @@ class SrtScanCoverageTest {
                     Files.createDirectories(ws.resolve(f).getParent());
                     Files.writeString(ws.resolve(f), "orig\n");
                 }
-                StringBuilder script = new StringBuilder();
-                for (String f : late) {
-                    script.append("echo pwned >> '").append(f).append("' 2>/dev/null; ");
-                }
-                script.append("mkdir -p late/.vscode 2>/dev/null; echo x > late/.vscode/new.json 2>/dev/null; true");
-                TestEngine.bash(sb, ws, script.toString(), "run-cov", "call-late", Duration.ofSeconds(30));
+                TestEngine.bash(sb, ws, appendTo(late) + "echo x > late/.vscode/new.json 2>/dev/null; true",
+                        "run-cov", "call-late", Duration.ofSeconds(30));
                 for (String f : late) {
                     assertEquals("orig\n", Files.readString(ws.resolve(f)), f + " was written while the process ran");
                 }
@@ -112,6 +104,15 @@ class SrtScanCoverageTest {
                 repl.process().destroy();
             }
         }
+    }
+
+    /** A script that tries to append to each of {@code files} (failures silent: the host files are the verdict). */
+    private static String appendTo(List<String> files) {
+        StringBuilder script = new StringBuilder();
+        for (String f : files) {
+            script.append("echo pwned >> '").append(f).append("' 2>/dev/null; ");
+        }
+        return script.toString();
     }
 
     /** Paths inside {@code ws} that a fresh wrap under {@code config} binds read-only (srt's write denies). */

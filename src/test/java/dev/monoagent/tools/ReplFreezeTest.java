@@ -65,8 +65,11 @@ class ReplFreezeTest {
             assertEquals(t1, size(ws.resolve("tick.txt")), "a timer of the REPL ran between evaluations");
             assertEquals(c1, size(ws.resolve("tick2.txt")), "a detached child of the REPL ran between evaluations");
             // the next evaluation lets the overdue timer run while it is watched; what it did is handled after it
-            assertEquals("2", run.call("c-f2", "NodeRepl", json("code",
-                    "await new Promise(r => setTimeout(r, 300)); 1 + 1")).text());
+            // (since issue 9 E-A the repository is taken away as soon as its HEAD appears, so the timer's next write
+            // into q/.git may fail, and its uncaught error is what this evaluation reports)
+            String second = run.call("c-f2", "NodeRepl", json("code",
+                    "await new Promise(r => setTimeout(r, 300)); 1 + 1")).text();
+            assertTrue(second.equals("2") || (second.contains("ENOENT") && second.contains("/q/.git/")), second);
             assertFalse(Files.exists(ws.resolve("q/.git"), LinkOption.NOFOLLOW_LINKS),
                     "the planted repository stayed in host git's sight after the evaluation");
             assertFalse(Files.exists(ws.resolve(".env.late"), LinkOption.NOFOLLOW_LINKS),
