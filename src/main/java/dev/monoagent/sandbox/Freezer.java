@@ -71,7 +71,9 @@ final class Freezer {
         }
         Set<Long> members = new HashSet<>(Limits.procs(group));
         for (ProcessHandle p : tree(root)) {
-            if (!members.contains(p.pid())) {
+            // a child that exited while its parent was being frozen stays a zombie (unreaped) and is no longer a
+            // member of any group: it cannot act, so it does not fail the verification
+            if (!members.contains(p.pid()) && !gone(p.pid())) {
                 return new Result.Failed("process " + p.pid() + " of the command is outside its control group");
             }
         }
@@ -139,6 +141,17 @@ final class Freezer {
             int close = s.lastIndexOf(')');
             char state = s.charAt(close + 2);
             return state == 'T' || state == 't' || state == 'Z' || state == 'X';
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** State 'Z' (zombie) or 'X' (dead) in {@code /proc/<pid>/stat}, or no such process. */
+    static boolean gone(long pid) {
+        try {
+            String s = Files.readString(Path.of("/proc/" + pid + "/stat"), StandardCharsets.ISO_8859_1);
+            char state = s.charAt(s.lastIndexOf(')') + 2);
+            return state == 'Z' || state == 'X';
         } catch (IOException | RuntimeException e) {
             return true;
         }

@@ -61,7 +61,7 @@ class GitPlantedDuringCommandTest {
             SandboxProcess p = so.process();
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (!Files.exists(ws.resolve("bg-done")) && System.nanoTime() < deadline) {
+                while (!Files.exists(ws.resolve("bg-done")) && System.nanoTime() < deadline && p.isAlive()) {
                     Thread.sleep(10);
                 }
                 Thread.sleep(1000);
@@ -72,7 +72,9 @@ class GitPlantedDuringCommandTest {
                     assertFalse(Files.exists(marker), "host git ran the fsmonitor planted by a running process");
                     Thread.sleep(100);
                 }
-                assertTrue(p.isAlive(), "the process must still run: the repository was handled while it ran");
+                assertTrue(p.isAlive(), () -> "the process must still run: the repository was handled while it ran; "
+                        + "bg-done " + Files.exists(ws.resolve("bg-done")) + ", recorded at exit: "
+                        + p.violations().completeOnTimeout(List.of(), 5, TimeUnit.SECONDS).join());
                 // the evaluation ends: the record carries its callId
                 List<Violation> vs = p.checkpoint("call-eval-7");
                 assertTrue(vs.stream().anyMatch(v -> "call-eval-7".equals(v.callId())
