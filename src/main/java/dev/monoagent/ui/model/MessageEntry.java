@@ -1,21 +1,34 @@
 package dev.monoagent.ui.model;
 
 import java.time.Instant;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
-/** A user, assistant or system message; assistant text grows as deltas stream in. */
+/**
+ * A user, assistant or system message, or one block of a long assistant message. Streamed assistant text grows in
+ * blocks of at most {@link TranscriptModel#BLOCK_CHARS} characters, each its own transcript row, so the (virtualised)
+ * transcript lays out the block that changed and the rows on screen, never the whole answer: a wrapped label's layout
+ * costs time in proportion to its text. A block after the first is a {@link #continuation()} of the one before.
+ */
 public final class MessageEntry extends TranscriptEntry {
     /** Who spoke. */
     public enum Role { USER, ASSISTANT, SYSTEM }
 
     private final Role role;
+    private final boolean continuation;
     private final ReadOnlyStringWrapper text;
-    private StringBuilder pending;
+    private final ReadOnlyBooleanWrapper continued = new ReadOnlyBooleanWrapper();
 
     public MessageEntry(Instant time, Role role, String text) {
+        this(time, role, text, false);
+    }
+
+    MessageEntry(Instant time, Role role, String text, boolean continuation) {
         super(time);
         this.role = role;
+        this.continuation = continuation;
         this.text = new ReadOnlyStringWrapper(text);
     }
 
@@ -23,28 +36,24 @@ public final class MessageEntry extends TranscriptEntry {
         return role;
     }
 
-    /** Buffers streamed text; true when the buffer was empty (the caller schedules a {@link #flush}). */
-    boolean buffer(String more) {
-        boolean first = pending == null;
-        if (first) {
-            pending = new StringBuilder();
-        }
-        pending.append(more);
-        return first;
+    /** True for the second and later blocks of one assistant message. */
+    public boolean continuation() {
+        return continuation;
     }
 
-    /** Shows the buffered text. */
-    void flush() {
-        if (pending != null) {
-            text.set(text.get() + pending);
-            pending = null;
-        }
+    /** True when a later block continues this one (the view joins them into one bubble). */
+    public ReadOnlyBooleanProperty continuedProperty() {
+        return continued.getReadOnlyProperty();
     }
 
-    /** Replaces the text (the turn's complete message), dropping anything buffered. */
-    void replace(String all) {
-        pending = null;
-        text.set(all);
+    void setContinued(boolean c) {
+        continued.set(c);
+    }
+
+    void setText(String t) {
+        if (!t.equals(text.get())) {
+            text.set(t);
+        }
     }
 
     public ReadOnlyStringProperty textProperty() {

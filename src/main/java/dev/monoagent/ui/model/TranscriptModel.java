@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
@@ -15,26 +17,46 @@ import javafx.collections.ObservableList;
  * The transcript: renders the event stream as messages and tool-call cards. Output chunks go to their card by
  * {@code callId}; a violation is attached to its call's card (an inline marker) or, when it has no call, becomes a
  * system line. {@link #reveal} asks the view to scroll to a card (from the violations inspector). Streamed assistant
- * text is buffered and shown once per frame (a model sends a delta per token; the label changes once per pulse).
+ * text is buffered and shown as soon as the UI thread gets to it, laid out at once by the view's hook, within a
+ * per-frame budget ({@link StreamPacer}); a model sends a delta per token, and deltas that wait together are one update.
  */
 public final class TranscriptModel {
+    /** Longest block of a streamed assistant message (see {@link MessageEntry}). */
+    static final int BLOCK_CHARS = 1024;
+
     private final ObservableList<TranscriptEntry> entries = FXCollections.observableArrayList();
     private final Map<String, ToolCard> cards = new HashMap<>();
     private final ReadOnlyObjectWrapper<ToolCard> revealed = new ReadOnlyObjectWrapper<>();
-    private final Consumer<Runnable> nextFrame;
-    private final List<MessageEntry> unshown = new ArrayList<>();
-    private MessageEntry openAssistant;
+    private final StreamPacer pacer;
+    private Consumer<MessageEntry> layout = m -> { };
+    /** The blocks of the assistant message streaming now (empty when none is open), oldest first. */
+    private final List<MessageEntry> blocks = new ArrayList<>();
+    /** Streamed text not shown yet (it joins the open message's blocks at the next showing). */
+    private final StringBuilder pending = new StringBuilder();
+    private boolean showScheduled;
     private boolean turnHadText;
     private String lastState;
 
     /** Applies streamed text at once (tests, tools without a frame clock). */
     public TranscriptModel() {
-        this(Runnable::run);
+        this(Runnable::run, (nanos, r) -> r.run(), System::nanoTime);
     }
 
-    /** @param nextFrame runs its argument at the start of the next frame (the executor's runOnNextFrame) */
-    public TranscriptModel(Consumer<Runnable> nextFrame) {
-        this.nextFrame = nextFrame;
+    /**
+     * @param soon  posts its argument to the UI thread behind what is queued there (the executor's runLater)
+     * @param after runs its runnable on the UI thread after the given nanoseconds (the executor's runOnUiAfter)
+     * @param clock nanoseconds, monotonic (paces the showings of streamed text)
+     */
+    public TranscriptModel(Consumer<Runnable> soon, BiConsumer<Long, Runnable> after, LongSupplier clock) {
+        this.pacer = new StreamPacer(soon, after, clock);
+    }
+
+    /**
+     * The view's hook that lays out a block whose text just changed, now (CSS and layout of its node), so streamed
+     * text is on the laid-out node when the runnable that showed it ends rather than at the next pulse.
+     */
+    public void layoutWith(Consumer<MessageEntry> layoutNow) {
+        this.layout = layoutNow;
     }
 
     /** Applies one event (UI thread). */
@@ -44,24 +66,29 @@ public final class TranscriptModel {
             case Event.RunFinished r -> system(r, "Run " + r.runId() + " finished: " + r.status().wire());
             case Event.RunHeader h -> { /* the run log's first line; the sandbox panel shows the same facts */ }
             case Event.UserMessage m -> {
-                openAssistant = null;
+                closeAssistant();
                 entries.add(new MessageEntry(m.time(), MessageEntry.Role.USER, m.text()));
             }
             case Event.AssistantDelta d -> {
-                if (openAssistant == null) {
-                    openAssistant = new MessageEntry(d.time(), MessageEntry.Role.ASSISTANT, "");
-                    entries.add(openAssistant);
+                if (blocks.isEmpty()) {
+                    MessageEntry first = new MessageEntry(d.time(), MessageEntry.Role.ASSISTANT, "");
+                    entries.add(first);
+                    blocks.add(first);
                 }
                 turnHadText = true;
-                if (openAssistant.buffer(d.text())) {
-                    unshown.add(openAssistant);
-                    if (unshown.size() == 1) {
-                        nextFrame.accept(this::showBuffered);
-                    }
+                pending.append(d.text());
+                if (!showScheduled) {
+                    showScheduled = true;
+                    pacer.schedule(() -> {
+                        MessageEntry tail = showBuffered();
+                        if (tail != null) {
+                            layout.accept(tail);
+                        }
+                    });
                 }
             }
             case Event.ToolCallStarted s -> {
-                openAssistant = null;
+                closeAssistant();
                 ToolCard c = new ToolCard(s.time(), s.runId(), s.callId(), s.tool(), s.argsJson());
                 cards.put(s.callId(), c);
                 entries.add(c);
@@ -110,12 +137,13 @@ public final class TranscriptModel {
             case Event.ModelRetrying m -> system(m, "Model busy (" + m.reason() + "); retrying in "
                     + m.delayMs() + " ms");
             case Event.AssistantMessage m -> {
-                if (openAssistant != null) {
-                    openAssistant.replace(m.text()); // the turn's whole text is authoritative
+                if (!blocks.isEmpty()) {
+                    pending.setLength(0);
+                    setTurnText(m.text() == null ? "" : m.text()); // the turn's whole text is authoritative
                 } else if (!turnHadText && m.text() != null && !m.text().isBlank()) {
                     entries.add(new MessageEntry(m.time(), MessageEntry.Role.ASSISTANT, m.text())); // not streamed
                 }
-                openAssistant = null;
+                blocks.clear();
                 turnHadText = false;
             }
             case Event.ContextElided c -> system(c, "Context nearly full: " + c.outputs()
@@ -129,16 +157,77 @@ public final class TranscriptModel {
         }
     }
 
-    /** Shows the text buffered since the last frame (one label change per message per frame). */
-    private void showBuffered() {
-        for (MessageEntry m : unshown) {
-            m.flush();
+    /** Shows the text streamed since the last showing (one change per block); returns the block it ends in. */
+    private MessageEntry showBuffered() {
+        showScheduled = false;
+        if (pending.isEmpty() || blocks.isEmpty()) {
+            return null;
         }
-        unshown.clear();
+        MessageEntry tail = blocks.get(blocks.size() - 1);
+        String text = tail.textProperty().get() + pending;
+        pending.setLength(0);
+        setTail(text);
+        return blocks.get(blocks.size() - 1);
+    }
+
+    /** Sets the open message's tail block to {@code text}, starting new blocks while it is longer than a block. */
+    private void setTail(String text) {
+        MessageEntry tail = blocks.get(blocks.size() - 1);
+        while (text.length() > BLOCK_CHARS) {
+            int cut = cut(text);
+            tail.setText(text.substring(0, cut));
+            text = text.substring(cut);
+            MessageEntry next = new MessageEntry(tail.time(), MessageEntry.Role.ASSISTANT, "", true);
+            tail.setContinued(true);
+            entries.add(entries.indexOf(tail) + 1, next);
+            blocks.add(next);
+            tail = next;
+        }
+        tail.setText(text);
+    }
+
+    /** Replaces the open message's text: its blocks become the blocks of {@code all}, surplus ones are dropped. */
+    private void setTurnText(String all) {
+        int i = 0;
+        String rest = all;
+        while (i < blocks.size() - 1 && rest.length() > BLOCK_CHARS) {
+            int cut = cut(rest);
+            blocks.get(i).setText(rest.substring(0, cut));
+            rest = rest.substring(cut);
+            i++;
+        }
+        while (blocks.size() > i + 1) {
+            entries.remove(blocks.remove(blocks.size() - 1));
+        }
+        blocks.get(i).setContinued(false);
+        setTail(rest);
+    }
+
+    /**
+     * Where a text longer than a block is cut: after its last line break within the block (if in the block's second
+     * half), else after its last space, else at the block's length. It depends on the first {@link #BLOCK_CHARS}
+     * characters only, so a message cut as it streams and the same message cut whole give the same blocks.
+     */
+    static int cut(String text) {
+        int nl = text.lastIndexOf('\n', BLOCK_CHARS - 1);
+        if (nl >= BLOCK_CHARS / 2) {
+            return nl + 1;
+        }
+        int sp = text.lastIndexOf(' ', BLOCK_CHARS - 1);
+        return sp > 0 ? sp + 1 : BLOCK_CHARS;
+    }
+
+    /** Ends the open assistant message (something else happened): what is still buffered is shown now. */
+    private void closeAssistant() {
+        if (!blocks.isEmpty() && !pending.isEmpty()) {
+            showBuffered();
+        }
+        pending.setLength(0);
+        blocks.clear();
     }
 
     private void system(Event e, String text) {
-        openAssistant = null;
+        closeAssistant();
         entries.add(new MessageEntry(e.time(), MessageEntry.Role.SYSTEM, text));
     }
 

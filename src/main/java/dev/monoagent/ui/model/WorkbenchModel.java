@@ -52,7 +52,7 @@ public final class WorkbenchModel {
 
     public WorkbenchModel(Path workspace, SandboxPort sandboxPort, ToolRunner tools,
                           dev.monoagent.ui.port.AgentPort agent, TaskExecutor executor) {
-        this.transcript = new TranscriptModel(executor::runOnNextFrame);
+        this.transcript = new TranscriptModel(executor::runLater, executor::runOnUiAfter, System::nanoTime);
         this.prompt = new PromptModel(agent, executor);
         this.workspace = workspace.toAbsolutePath().normalize();
         this.executor = executor;

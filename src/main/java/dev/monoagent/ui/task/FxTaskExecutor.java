@@ -60,6 +60,18 @@ public final class FxTaskExecutor implements TaskExecutor {
     }
 
     @Override
+    public void runLater(Runnable r) {
+        Platform.runLater(r);
+    }
+
+    @Override
+    public void runOnUiAfter(long delayNanos, Runnable r) {
+        // the JDK's shared delay thread posts it: no thread of ours to manage
+        java.util.concurrent.CompletableFuture.delayedExecutor(delayNanos, java.util.concurrent.TimeUnit.NANOSECONDS,
+                Platform::runLater).execute(r);
+    }
+
+    @Override
     public void runOnNextFrame(Runnable r) {
         nextFrame.add(r);
         runOnUi(() -> {

@@ -23,6 +23,19 @@ public interface TaskExecutor {
     void runOnUi(Runnable r);
 
     /**
+     * Posts {@code r} to the UI thread behind the work already queued there, never inline, even on the UI thread (so
+     * work arriving meanwhile can join it). Defaults to {@link #runOnUi}.
+     */
+    default void runLater(Runnable r) {
+        runOnUi(r);
+    }
+
+    /** Runs {@code r} on the UI thread once {@code delayNanos} have passed. Defaults to {@link #runLater}. */
+    default void runOnUiAfter(long delayNanos, Runnable r) {
+        runLater(r);
+    }
+
+    /**
      * Runs {@code r} on the UI thread at the start of the next frame, after the current frame has been laid out and
      * rendered: how long UI work (an output flood) yields to rendering and input. Defaults to {@link #runOnUi}.
      */

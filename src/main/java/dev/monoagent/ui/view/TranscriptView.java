@@ -37,20 +37,89 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
         super(model.entries());
         getStyleClass().add("transcript");
         setCellFactory(lv -> new EntryCell(workspace, onViolation));
-        model.revealedProperty().addListener((o, a, card) -> {
-            if (card != null) {
-                scrollTo(card);
-                getSelectionModel().select(card);
+        // streamed text is laid out in the runnable that showed it, not at the next pulse (when the tab is showing):
+        // the block's own label when its height stays (most deltas), the list when it grew a line or is new
+        model.layoutWith(m -> {
+            if (!showing()) {
+                return;
+            }
+            EntryCell cell = cellOf(m);
+            if (cell != null && cell.getWidth() > 0 && cell.getGraphic() instanceof Label l) {
+                double h = cell.prefHeight(cell.getWidth());
+                if (Math.abs(h - cell.getHeight()) < 0.5) {
+                    l.layout(); // same height: only the label's text changed
+                    return;
+                }
+                if (isLast(m) && followingTail()
+                        && lookup(".virtual-flow") instanceof javafx.scene.control.skin.VirtualFlow<?> flow) {
+                    // the answer's last row grew a line: grow that cell and scroll its end into view; the next
+                    // pulse's flow layout settles everything else (nothing lies below the last row)
+                    double grow = h - cell.getHeight();
+                    cell.resize(cell.getWidth(), h);
+                    cell.layout();
+                    flow.scrollPixels(grow);
+                    return;
+                }
+            }
+            applyCss();
+            layout();
+            if (isLast(m) && followingTail()
+                    && lookup(".virtual-flow") instanceof javafx.scene.control.skin.VirtualFlow<?> flow) {
+                // a new block at the end: keep it in view, as new rows are
+                flow.scrollTo(getItems().size() - 1);
+                applyCss();
+                layout();
             }
         });
         // follow the tail while the reviewer is looking at the end
         model.entries().addListener((ListChangeListener<TranscriptEntry>) c -> {
             int n = model.entries().size();
-            if (n > 0 && (getSelectionModel().isEmpty() || getSelectionModel().getSelectedIndex() >= n - 2)) {
+            if (n > 0 && followingTail()) {
                 scrollTo(n - 1);
             }
         });
     }
+
+    /** Whether the view follows the end (nothing selected, or the selection is at the end). */
+    private boolean followingTail() {
+        int n = getItems().size();
+        return getSelectionModel().isEmpty() || getSelectionModel().getSelectedIndex() >= n - 2;
+    }
+
+    private boolean isLast(MessageEntry m) {
+        int n = getItems().size();
+        return n > 0 && getItems().get(n - 1) == m;
+    }
+
+    /**
+     * The visible cell showing {@code m}, or null (scrolled away, not created yet). The flow's hidden measuring cell
+     * shows items too, so only a cell in a visible parent counts.
+     */
+    private EntryCell cellOf(MessageEntry m) {
+        for (javafx.scene.Node n : lookupAll(".entry-cell")) {
+            if (n instanceof EntryCell c && c.getItem() == m && c.isVisible() && c.getParent() != null
+                    && c.getParent().isVisible()) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private boolean showing() {
+        if (getScene() == null || getScene().getWindow() == null || !getScene().getWindow().isShowing()) {
+            return false;
+        }
+        for (javafx.scene.Node n = this; n != null; n = n.getParent()) {
+            if (!n.isVisible()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A block continuing the previous one / a block a later one continues (one message's blocks join up). */
+    private static final javafx.css.PseudoClass CONTINUATION = javafx.css.PseudoClass.getPseudoClass("continuation");
+    private static final javafx.css.PseudoClass CONTINUED = javafx.css.PseudoClass.getPseudoClass("continued");
 
     private static final class EntryCell extends ListCell<TranscriptEntry> {
         private final Consumer<Violation> onViolation;
@@ -59,6 +128,8 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
         private ChangeListener<Object> refresher;
         private ListChangeListener<Violation> violationsListener;
         private ListChangeListener<String> follower;
+        private MessageEntry message;
+        private ChangeListener<Boolean> continuedListener;
 
         EntryCell(java.nio.file.Path workspace, Consumer<Violation> onViolation) {
             this.workspace = workspace;
@@ -77,11 +148,21 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
             }
             if (e instanceof MessageEntry m) {
                 Label l = new Label();
-                l.textProperty().bind(m.textProperty());
+                // a block that ends at a line break shows no empty last line (the next block starts the next line)
+                l.textProperty().bind(Bindings.createStringBinding(() -> {
+                    String t = m.textProperty().get();
+                    return t.endsWith("\n") ? t.substring(0, t.length() - 1) : t;
+                }, m.textProperty()));
                 l.setWrapText(true);
                 l.getStyleClass().addAll("message", "message-" + m.role().name().toLowerCase(Locale.ROOT));
                 l.setMaxWidth(Double.MAX_VALUE);
                 l.prefWidthProperty().bind(widthProperty().subtract(30));
+                // the blocks of one long message read as one bubble
+                message = m;
+                pseudoClassStateChanged(CONTINUATION, m.continuation());
+                continuedListener = (o, a, b) -> pseudoClassStateChanged(CONTINUED, b);
+                m.continuedProperty().addListener(continuedListener);
+                pseudoClassStateChanged(CONTINUED, m.continuedProperty().get());
                 setGraphic(l);
             } else if (e instanceof ToolCard c) {
                 bound = c;
@@ -103,6 +184,13 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
         }
 
         private void unbind() {
+            if (message != null) {
+                message.continuedProperty().removeListener(continuedListener);
+                message = null;
+                continuedListener = null;
+            }
+            pseudoClassStateChanged(CONTINUATION, false);
+            pseudoClassStateChanged(CONTINUED, false);
             if (bound != null && refresher != null) {
                 bound.statusProperty().removeListener(refresher);
                 bound.expandedProperty().removeListener(refresher);

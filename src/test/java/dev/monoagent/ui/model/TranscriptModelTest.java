@@ -27,27 +27,96 @@ class TranscriptModelTest {
     }
 
     @Test
-    void streamedTextChangesTheMessageOncePerFrameAndTheTurnsWholeTextWins() {
-        List<Runnable> frame = new java.util.ArrayList<>();
-        TranscriptModel paced = new TranscriptModel(frame::add);
+    void streamedTextIsShownAtOnceLaidOutInTheSameRunnableAndDeltasWaitingTogetherAreOneUpdate() {
+        List<Runnable> soon = new java.util.ArrayList<>();
+        List<Runnable> later = new java.util.ArrayList<>();
+        List<String> log = new java.util.ArrayList<>();
+        TranscriptModel paced = new TranscriptModel(soon::add, (nanos, r) -> later.add(r), () -> 0L);
         paced.onEvent(new Event.AssistantDelta(t, "r", "Hel"));
+        MessageEntry msg = (MessageEntry) paced.entries().get(0);
+        msg.textProperty().addListener((o, a, b) -> log.add("text " + b));
+        paced.layoutWith(m -> log.add("layout " + m.textProperty().get()));
         paced.onEvent(new Event.AssistantDelta(t, "r", "lo "));
         paced.onEvent(new Event.AssistantDelta(t, "r", "wor"));
-        MessageEntry msg = (MessageEntry) paced.entries().get(0);
-        List<String> shown = new java.util.ArrayList<>();
-        msg.textProperty().addListener((o, a, b) -> shown.add(b));
-        assertEquals("", msg.textProperty().get(), "nothing until the frame");
-        assertEquals(1, frame.size(), "one flush per frame, not one per delta");
-        frame.remove(0).run();
-        assertEquals(List.of("Hello wor"), shown);
+        assertEquals("", msg.textProperty().get(), "nothing before the posted runnable runs");
+        assertEquals(1, soon.size(), "one showing for the deltas that wait together, not one per delta");
+        soon.remove(0).run();
+        assertEquals(List.of("text Hello wor", "layout Hello wor"), log, "shown, then laid out in the same runnable");
+        assertTrue(later.isEmpty(), "a showing that cost nothing imposes no wait");
         paced.onEvent(new Event.AssistantDelta(t, "r", "ld"));
         paced.onEvent(new Event.AssistantMessage(t, "r", "Hello world", true));
-        frame.remove(0).run();
-        assertEquals("Hello world", msg.textProperty().get());
+        soon.remove(0).run();
+        assertEquals("Hello world", msg.textProperty().get(), "the turn's whole text wins over what was buffered");
         assertEquals(1, paced.entries().size());
         // a turn whose text was not streamed still shows
         paced.onEvent(new Event.AssistantMessage(t, "r", "Not streamed", true));
         assertEquals("Not streamed", ((MessageEntry) paced.entries().get(1)).textProperty().get());
+    }
+
+    @Test
+    void afterACostlyShowingTheNextWaitsThreeTimesItsCostAndTakesEverythingThatStreamedMeanwhile() {
+        List<Runnable> soon = new java.util.ArrayList<>();
+        List<long[]> waits = new java.util.ArrayList<>();
+        List<Runnable> later = new java.util.ArrayList<>();
+        long[] clock = {1_000_000_000L};
+        TranscriptModel paced = new TranscriptModel(soon::add, (nanos, r) -> {
+            waits.add(new long[] {nanos});
+            later.add(r);
+        }, () -> clock[0]);
+        paced.layoutWith(m -> clock[0] += 2_000_000L); // every showing costs 2 ms of UI thread
+        paced.onEvent(new Event.AssistantDelta(t, "r", "a "));
+        soon.remove(0).run();
+        clock[0] += 1_000_000L; // 1 ms later: within the 6 ms idle time of that showing
+        paced.onEvent(new Event.AssistantDelta(t, "r", "b "));
+        paced.onEvent(new Event.AssistantDelta(t, "r", "c "));
+        assertTrue(soon.isEmpty(), "not at once: the UI thread is resting");
+        assertEquals(1, later.size(), "one delayed showing for both deltas");
+        assertEquals(5_000_000L, waits.get(0)[0], "until 3 x 2 ms after the last showing ended");
+        MessageEntry msg = (MessageEntry) paced.entries().get(0);
+        assertEquals("a ", msg.textProperty().get());
+        clock[0] += 5_000_000L;
+        later.remove(0).run();
+        assertEquals("a b c ", msg.textProperty().get());
+        clock[0] += 6_000_000L; // the idle time has passed: at once again
+        paced.onEvent(new Event.AssistantDelta(t, "r", "d"));
+        assertEquals(1, soon.size());
+        assertTrue(later.isEmpty());
+    }
+
+    @Test
+    void aLongAnswerStreamsInBlocksThatJoinBackToItsTextAndItsWholeTextRecutsThemTheSameWay() {
+        StringBuilder all = new StringBuilder();
+        for (int i = 0; i < 900; i++) {
+            String d = i % 97 == 96 ? "line " + i + "\n" : "word" + i + " ";
+            all.append(d);
+            m.onEvent(new Event.AssistantDelta(t, "r", d));
+        }
+        List<MessageEntry> blocks = m.entries().stream().map(MessageEntry.class::cast).toList();
+        assertTrue(blocks.size() > 3, "several blocks: " + blocks.size());
+        StringBuilder joined = new StringBuilder();
+        for (int i = 0; i < blocks.size(); i++) {
+            MessageEntry b = blocks.get(i);
+            assertTrue(b.textProperty().get().length() <= TranscriptModel.BLOCK_CHARS, "block " + i);
+            assertEquals(i > 0, b.continuation(), "block " + i);
+            assertEquals(i < blocks.size() - 1, b.continuedProperty().get(), "block " + i);
+            assertTrue(b.textProperty().get().endsWith(" ") || b.textProperty().get().endsWith("\n")
+                    || i == blocks.size() - 1, "cut after a space or a line break, never inside a word");
+            joined.append(b.textProperty().get());
+        }
+        assertEquals(all.toString(), joined.toString());
+        List<String> before = blocks.stream().map(b -> b.textProperty().get()).toList();
+        m.onEvent(new Event.AssistantMessage(t, "r", all.toString(), true));
+        assertEquals(before, m.entries().stream().map(e -> ((MessageEntry) e).textProperty().get()).toList(),
+                "the same cut whether streamed or whole");
+        // a shorter authoritative text drops the surplus blocks
+        TranscriptModel other = new TranscriptModel();
+        for (int i = 0; i < 900; i++) {
+            other.onEvent(new Event.AssistantDelta(t, "r", "word" + i + " "));
+        }
+        other.onEvent(new Event.AssistantMessage(t, "r", "short", true));
+        assertEquals(1, other.entries().size());
+        assertEquals("short", ((MessageEntry) other.entries().get(0)).textProperty().get());
+        assertFalse(((MessageEntry) other.entries().get(0)).continuedProperty().get());
     }
 
     @Test

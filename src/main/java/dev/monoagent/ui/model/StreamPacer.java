@@ -1,0 +1,55 @@
+package dev.monoagent.ui.model;
+
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Decides when streamed assistant text reaches the transcript. Text is shown at once: in a runnable posted behind
+ * the events the UI thread is applying now (so deltas that arrived together, or while that runnable waited, become
+ * one update), and the transcript's node is laid out in the same runnable instead of at the next pulse. A showing
+ * costs a text change and a layout, and a model may stream thousands of deltas a second; so showings keep the UI
+ * thread at most a quarter busy: after one that took {@code c}, the next waits until {@code 3c} after it ended (and
+ * everything that streamed meanwhile is shown together then). Rendering and input keep the rest of the thread.
+ */
+final class StreamPacer {
+    /** Idle time after a showing, as a multiple of what it cost (3: at most a quarter of the UI thread). */
+    static final int IDLE_FACTOR = 3;
+    /** Longest wait imposed after one costly showing (a stall, a GC), so the text never lags by more than this. */
+    static final long MAX_GAP_NANOS = 50_000_000L;
+
+    private final Consumer<Runnable> soon;
+    private final BiConsumer<Long, Runnable> after;
+    private final LongSupplier clock;
+    /** When the next showing may start (clock time; meaningful once one has run). */
+    private long notBefore;
+    private boolean shown;
+
+    /**
+     * @param soon  posts its argument to the UI thread behind what is queued there (never runs it inline)
+     * @param after runs its runnable on the UI thread once the given nanoseconds have passed
+     * @param clock nanoseconds, monotonic
+     */
+    StreamPacer(Consumer<Runnable> soon, BiConsumer<Long, Runnable> after, LongSupplier clock) {
+        this.soon = soon;
+        this.after = after;
+        this.clock = clock;
+    }
+
+    /** Schedules one showing: {@code show} (text change and layout) now, or when the last showing's idle time ends. */
+    void schedule(Runnable show) {
+        Runnable timed = () -> {
+            long t0 = clock.getAsLong();
+            show.run();
+            long t1 = clock.getAsLong();
+            notBefore = t1 + Math.min(MAX_GAP_NANOS, IDLE_FACTOR * (t1 - t0));
+            shown = true;
+        };
+        long wait = shown ? notBefore - clock.getAsLong() : 0;
+        if (wait > 0) {
+            after.accept(wait, timed);
+        } else {
+            soon.accept(timed);
+        }
+    }
+}
