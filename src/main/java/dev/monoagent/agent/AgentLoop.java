@@ -230,7 +230,12 @@ final class AgentLoop {
                     events.accept(new Event.ModelRetrying(Instant.now(), runId, turn, r.attempt(), r.delayMs(),
                             r.reason()));
                 }
-                case ModelEvent.ReasoningDelta r -> { /* summaries stay in the conversation's reasoning items */ }
+                case ModelEvent.ReasoningDelta r -> {
+                    // shown live (transcript, terminal, run log); the conversation keeps the provider's own item
+                    if (!r.text().isEmpty()) {
+                        events.accept(new Event.ReasoningDelta(Instant.now(), runId, r.text()));
+                    }
+                }
                 case ModelEvent.ToolCall c -> { /* taken from the completed turn, in order */ }
                 case ModelEvent.Completed c -> { }
                 case ModelEvent.Failed f -> { }

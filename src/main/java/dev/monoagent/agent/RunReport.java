@@ -37,8 +37,9 @@ public final class RunReport {
 
     /** Events rendered in their own sections; any other type (a newer writer's too) is listed generically. */
     private static final Set<Class<?>> RENDERED = Set.of(Event.RunHeader.class, Event.RunStarted.class,
-            Event.RunFinished.class, Event.UserMessage.class, Event.AssistantDelta.class, Event.ToolCallStarted.class,
-            Event.ToolOutput.class, Event.ToolCallFinished.class, Event.ViolationObserved.class, Event.NetworkAllowed.class,
+            Event.RunFinished.class, Event.UserMessage.class, Event.AssistantDelta.class, Event.ReasoningDelta.class,
+            Event.ToolCallStarted.class, Event.ToolOutput.class, Event.ToolCallFinished.class,
+            Event.ViolationObserved.class, Event.NetworkAllowed.class,
             Event.SelfCheckStarted.class, Event.ProbeFinished.class, Event.SelfCheckFinished.class);
 
     /**
@@ -144,6 +145,25 @@ public final class RunReport {
                     : "No answer: the run failed (" + run.failureKind() + ").");
         } else {
             d.code(answer);
+        }
+        // the model's reasoning summaries, one block per stretch of them (their pieces joined)
+        List<String> summaries = new ArrayList<>();
+        StringBuilder cur = null;
+        for (RunRecords.Line l : run.lines()) {
+            if (l.event() instanceof Event.ReasoningDelta r) {
+                cur = cur == null ? new StringBuilder() : cur;
+                cur.append(r.text());
+            } else if (cur != null) {
+                summaries.add(cur.toString());
+                cur = null;
+            }
+        }
+        if (cur != null) {
+            summaries.add(cur.toString());
+        }
+        if (!summaries.isEmpty()) {
+            d.heading("Reasoning summary");
+            summaries.forEach(d::code);
         }
         for (RunRecords.Line l : run.lines()) {
             if ("RunFailed".equals(l.type())) {

@@ -65,7 +65,7 @@ final class RunCommand implements Callable<Integer> {
             throw new CliException(ExitCodes.USAGE, "mono-agent run: PROMPT is empty; say what the agent should do.");
         }
         LoadedConfig lc = options.load(ctx);
-        EventSink printer = json ? line -> { } : new Human(ctx.out(), ctx.err());
+        EventSink printer = json ? line -> { } : new Human(ctx.out(), ctx.err(), Human.dims(ctx.env()));
         AtomicBoolean interrupted = new AtomicBoolean();
         RunResult result = null;
         Optional<ControlClient.RemoteRun> remote = ControlClient.forWorkspace(lc.workspace())
@@ -152,20 +152,57 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** The human view: the answer streamed on stdout; tool calls, violations and notices on stderr. */
+    /**
+     * The human view: the answer streamed on stdout; the model's reasoning summary (dim), tool calls, violations and
+     * notices on stderr.
+     */
     static final class Human implements EventSink {
+        static final String DIM = "\u001b[2m";
+        static final String RESET = "\u001b[0m";
+
         private final PrintWriter out;
         private final PrintWriter err;
+        private final boolean dim;
         private boolean midLine;
+        /** A reasoning summary is being printed on stderr (its line is open). */
+        private boolean reasoning;
 
         Human(PrintWriter out, PrintWriter err) {
+            this(out, err, false);
+        }
+
+        /** @param dim print the reasoning summary dim (an ANSI attribute) */
+        Human(PrintWriter out, PrintWriter err, boolean dim) {
             this.out = out;
             this.err = err;
+            this.dim = dim;
+        }
+
+        /** Dim text for a terminal that has attributes: {@code TERM} set and not dumb, and no {@code NO_COLOR}. */
+        static boolean dims(java.util.Map<String, String> env) {
+            String term = env.get("TERM");
+            return term != null && !term.isBlank() && !"dumb".equals(term) && env.get("NO_COLOR") == null;
         }
 
         @Override
         public synchronized void accept(Event e) {
+            if (reasoning && !(e instanceof Event.ReasoningDelta)) {
+                endReasoning();
+            }
             switch (e) {
+                case Event.ReasoningDelta r -> {
+                    if (!reasoning) {
+                        if (midLine) {
+                            out.println();
+                            out.flush();
+                            midLine = false;
+                        }
+                        err.print((dim ? DIM : "") + "reasoning: ");
+                        reasoning = true;
+                    }
+                    err.print(r.text());
+                    err.flush();
+                }
                 case Event.AssistantDelta d -> {
                     out.print(d.text());
                     out.flush();
@@ -189,6 +226,12 @@ final class RunCommand implements Callable<Integer> {
                         + m.reason() + ")");
                 default -> { }
             }
+        }
+
+        private void endReasoning() {
+            err.println(dim ? RESET : "");
+            err.flush();
+            reasoning = false;
         }
 
         private void note(String line) {

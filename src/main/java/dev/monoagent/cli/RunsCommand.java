@@ -165,15 +165,34 @@ final class RunsCommand implements Runnable {
                     + " tool call(s), " + s.violations() + " violation(s)");
             // the loop logs each turn's whole text too: its streamed pieces would only repeat it line by line
             boolean whole = run.events().stream().anyMatch(e -> e instanceof Event.AssistantMessage);
+            StringBuilder reasoning = new StringBuilder();
+            java.time.Instant reasoningAt = null;
             for (RunRecords.Line l : run.lines()) {
                 if (whole && l.event() instanceof Event.AssistantDelta) {
                     continue;
                 }
+                // a reasoning summary streams in pieces: one line per stretch of them
+                if (l.event() instanceof Event.ReasoningDelta r) {
+                    reasoningAt = reasoning.isEmpty() ? r.time() : reasoningAt;
+                    reasoning.append(r.text());
+                    continue;
+                }
+                if (!reasoning.isEmpty()) {
+                    printReasoning(ctx.out(), reasoningAt, reasoning);
+                }
                 ctx.out().printf("%-12s %s%n", l.time() == null ? "-" : TIME.format(l.time()), describe(l));
+            }
+            if (!reasoning.isEmpty()) {
+                printReasoning(ctx.out(), reasoningAt, reasoning);
             }
             warnProblems(ctx, run);
             return ExitCodes.OK;
         }
+    }
+
+    private static void printReasoning(java.io.PrintWriter out, java.time.Instant at, StringBuilder text) {
+        out.printf("%-12s %s%n", at == null ? "-" : TIME.format(at), "reasoning: " + oneLine(text.toString(), 300));
+        text.setLength(0);
     }
 
     /** One event as a human line; a type this build does not know is shown with its raw fields. */

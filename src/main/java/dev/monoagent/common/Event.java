@@ -18,6 +18,7 @@ public sealed interface Event {
             case RunHeader r -> r.runId();
             case UserMessage m -> m.runId();
             case AssistantDelta d -> d.runId();
+            case ReasoningDelta r -> r.runId();
             case ToolCallStarted s -> s.runId();
             case ToolOutput o -> o.runId();
             case ToolCallFinished f -> f.runId();
@@ -73,6 +74,12 @@ public sealed interface Event {
     record UserMessage(Instant time, String runId, String text) implements Event {}
 
     record AssistantDelta(Instant time, String runId, String text) implements Event {}
+
+    /**
+     * A piece of the model's reasoning summary, streamed before or between its text: what a provider exposes of its
+     * reasoning (OpenAI's summaries, Anthropic's thinking text), never anything the provider keeps opaque.
+     */
+    record ReasoningDelta(Instant time, String runId, String text) implements Event {}
 
     record ToolCallStarted(Instant time, String runId, String callId, String tool, String argsJson) implements Event {}
 

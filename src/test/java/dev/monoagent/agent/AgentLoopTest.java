@@ -203,6 +203,27 @@ class AgentLoopTest {
     }
 
     @Test
+    void reasoningSummariesArePublishedLoggedAndInTheReport() throws Exception {
+        service(", \"tools\": {\"allowedTools\": []}, \"sandbox\": {\"mode\": \"off\"}", TestEngine.env());
+        fake.enqueue(turn(new Turn("Check the config, then answer.", "It is configured.", List.of())));
+        RunResult r = service.agent().start(AgentRuns.Request.of("is it configured?")).result()
+                .get(60, TimeUnit.SECONDS);
+        assertTrue(r.ok(), r.toString());
+        List<Event.ReasoningDelta> pieces = of(Event.ReasoningDelta.class);
+        assertTrue(pieces.size() >= 2, "streamed in pieces: " + pieces);
+        assertEquals("Check the config, then answer.", pieces.stream().map(Event.ReasoningDelta::text)
+                .collect(java.util.stream.Collectors.joining()));
+        assertTrue(events.indexOf(pieces.get(pieces.size() - 1)) < events.indexOf(of(Event.AssistantDelta.class)
+                .get(0)), "the summary streams before the text");
+        RunRecords.Run run = RunRecords.read(ws, r.runId());
+        assertEquals(pieces.size(), run.lines().stream().filter(l -> "ReasoningDelta".equals(l.type())).count(),
+                "every piece is in the run log");
+        String md = RunReport.render(run, RunReport.Format.MD);
+        assertTrue(md.contains("Reasoning summary") && md.contains("Check the config, then answer."), md);
+        assertFalse(md.contains("Other events") && md.contains("ReasoningDelta"), "not listed piece by piece: " + md);
+    }
+
+    @Test
     void nearTheContextWindowOldToolOutputsAreElidedFirstAndTheRunSaysSo() throws Exception {
         String big = ("x".repeat(60) + "\n").repeat(100);
         for (int i = 0; i < 3; i++) {

@@ -107,6 +107,25 @@ class RunCommandTest {
     }
 
     @Test
+    void theReasoningSummaryIsDimOnStderrAndAnEventInJson() throws Exception {
+        config(", \"tools\": {\"allowedTools\": []}, \"sandbox\": {\"mode\": \"off\"}");
+        fake.enqueue(turn(new Turn("Read the notes first.", "Notes read.", List.of())),
+                turn(new Turn("Again the notes.", "Read again.", List.of())));
+        env.put("TERM", "xterm-256color");
+        CliHarness.Result r = CliHarness.run(ws, env, "run", "what do the notes say?");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertEquals("Notes read.", r.out().strip(), "stdout holds the answer only");
+        assertTrue(r.err().contains("\u001b[2mreasoning: Read the notes first.\u001b[0m\n"), r.err());
+
+        env.remove("TERM");
+        CliHarness.Result j = CliHarness.run(ws, env, "run", "--json", "again");
+        assertEquals(0, j.exit(), j.out() + j.err());
+        String summary = j.out().lines().map(EventJson::read).filter(e -> e instanceof Event.ReasoningDelta)
+                .map(e -> ((Event.ReasoningDelta) e).text()).collect(java.util.stream.Collectors.joining());
+        assertEquals("Again the notes.", summary);
+    }
+
+    @Test
     void failuresExitOneWithTheirKind() throws Exception {
         config(", \"agent\": {\"maxTurns\": 1}, \"tools\": {\"allowedTools\": [\"Read\"]}, "
                 + "\"sandbox\": {\"mode\": \"off\"}");

@@ -138,7 +138,8 @@ class PromptBoxFxTest {
     void aPromptTypedInTheBoxStreamsTheAnswerAndShowsTheToolCards(FxRobot robot) throws Exception {
         String answer = "n + 2 is 42; the listing shows README.md and the write to .env was refused.";
         fake.enqueue(
-                Reply.sse(Scripts.responses().text("Let me look ", "at the repo.")
+                Reply.sse(Scripts.responses().reasoning("Plan: list the files first.\n", "Then evaluate n.")
+                        .text("Let me look ", "at the repo.")
                         .toolCall("call_ls", "Bash", "{\"command\":", "\"ls\"}").completed(10, 5).build()),
                 Scripts.turn(Scripts.Wire.RESPONSES, Scripts.Turn.calls(
                         new Scripts.Call("call_n40", "NodeRepl", "{\"code\":\"const n = 40\"}"))),
@@ -182,6 +183,16 @@ class PromptBoxFxTest {
                 .anyMatch(n -> answer.equals(((Label) n).getText())), "the answer is on screen");
         assertTrue(robot.lookup(".message-user").queryAll().stream().anyMatch(n -> ((Label) n).getText()
                 .equals("Inspect the repo, run ls, evaluate n in NodeRepl and write .env")), "the prompt is on screen");
+
+        // the first turn's reasoning summary: its own muted line, collapsed to its first line until opened
+        javafx.scene.Node summary = robot.lookup(".message-reasoning").query();
+        assertTrue(robot.from(summary).lookup(".reasoning-title").queryAs(Label.class).getText()
+                .equals("Reasoning summary"));
+        assertEquals("Plan: list the files first.", robot.from(summary).lookup(".reasoning-text")
+                .queryAs(Label.class).getText());
+        robot.clickOn(robot.from(summary).lookup(".reasoning-toggle").queryAs(javafx.scene.control.ToggleButton.class));
+        WorkbenchRobot.waitUntil(5, () -> robot.lookup(".reasoning-text").queryAll().stream()
+                .anyMatch(n -> "Plan: list the files first.\nThen evaluate n.".equals(((Label) n).getText())));
 
         // the cards, in the order the calls happened
         List<String> cards = wb.model().transcript().entries().stream().filter(e -> e instanceof ToolCard)

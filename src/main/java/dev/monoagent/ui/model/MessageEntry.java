@@ -7,19 +7,21 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
 /**
- * A user, assistant or system message, or one block of a long assistant message. Streamed assistant text grows in
+ * A user, assistant or system message, a turn's reasoning summary, or one block of a long assistant message. Streamed assistant text grows in
  * blocks of at most {@link TranscriptModel#BLOCK_CHARS} characters, each its own transcript row, so the (virtualised)
  * transcript lays out the block that changed and the rows on screen, never the whole answer: a wrapped label's layout
  * costs time in proportion to its text. A block after the first is a {@link #continuation()} of the one before.
  */
 public final class MessageEntry extends TranscriptEntry {
     /** Who spoke. */
-    public enum Role { USER, ASSISTANT, SYSTEM }
+    public enum Role { USER, ASSISTANT, SYSTEM, REASONING }
 
     private final Role role;
     private final boolean continuation;
     private final ReadOnlyStringWrapper text;
     private final ReadOnlyBooleanWrapper continued = new ReadOnlyBooleanWrapper();
+    /** A reasoning summary is shown collapsed (one line) until opened. */
+    private final javafx.beans.property.BooleanProperty expanded = new javafx.beans.property.SimpleBooleanProperty();
 
     public MessageEntry(Instant time, Role role, String text) {
         this(time, role, text, false);
@@ -54,6 +56,11 @@ public final class MessageEntry extends TranscriptEntry {
         if (!t.equals(text.get())) {
             text.set(t);
         }
+    }
+
+    /** Whether a reasoning summary shows its whole text (the view's toggle). */
+    public javafx.beans.property.BooleanProperty expandedProperty() {
+        return expanded;
     }
 
     public ReadOnlyStringProperty textProperty() {

@@ -206,6 +206,11 @@ public final class PromptModel {
                     status.set("Turn " + (turns + 1) + ": running " + s.tool() + "…");
                 }
             }
+            case Event.ReasoningDelta r -> {
+                if (state.get() == State.RUNNING && !status.get().startsWith("Reasoning")) {
+                    status.set("Reasoning…");
+                }
+            }
             case Event.AssistantDelta d -> {
                 if (state.get() == State.RUNNING && !status.get().startsWith("Answering")) {
                     status.set("Answering…");

@@ -34,6 +34,8 @@ public final class TranscriptModel {
     /** Streamed text not shown yet (it joins the open message's blocks at the next showing). */
     private final StringBuilder pending = new StringBuilder();
     private boolean showScheduled;
+    /** The reasoning summary streaming now (one collapsible line per stretch of reasoning), or null. */
+    private MessageEntry reasoning;
     private boolean turnHadText;
     private String lastState;
 
@@ -69,7 +71,16 @@ public final class TranscriptModel {
                 closeAssistant();
                 entries.add(new MessageEntry(m.time(), MessageEntry.Role.USER, m.text()));
             }
+            case Event.ReasoningDelta r -> {
+                if (reasoning == null) {
+                    closeAssistant();
+                    reasoning = new MessageEntry(r.time(), MessageEntry.Role.REASONING, "");
+                    entries.add(reasoning);
+                }
+                reasoning.setText(reasoning.textProperty().get() + r.text());
+            }
             case Event.AssistantDelta d -> {
+                reasoning = null;
                 if (blocks.isEmpty()) {
                     MessageEntry first = new MessageEntry(d.time(), MessageEntry.Role.ASSISTANT, "");
                     entries.add(first);
@@ -137,6 +148,7 @@ public final class TranscriptModel {
             case Event.ModelRetrying m -> system(m, "Model busy (" + m.reason() + "); retrying in "
                     + m.delayMs() + " ms");
             case Event.AssistantMessage m -> {
+                reasoning = null;
                 if (!blocks.isEmpty()) {
                     pending.setLength(0);
                     setTurnText(m.text() == null ? "" : m.text()); // the turn's whole text is authoritative
@@ -219,6 +231,7 @@ public final class TranscriptModel {
 
     /** Ends the open assistant message (something else happened): what is still buffered is shown now. */
     private void closeAssistant() {
+        reasoning = null;
         if (!blocks.isEmpty() && !pending.isEmpty()) {
             showBuffered();
         }

@@ -146,7 +146,16 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
                 setGraphic(null);
                 return;
             }
-            if (e instanceof MessageEntry m) {
+            if (e instanceof MessageEntry m && m.role() == MessageEntry.Role.REASONING) {
+                message = m;
+                setGraphic(reasoning(m));
+                continuedListener = (o, a, b) -> {
+                    if (message == m) {
+                        setGraphic(reasoning(m));
+                    }
+                };
+                m.expandedProperty().addListener(continuedListener);
+            } else if (e instanceof MessageEntry m) {
                 Label l = new Label();
                 // a block that ends at a line break shows no empty last line (the next block starts the next line)
                 l.textProperty().bind(Bindings.createStringBinding(() -> {
@@ -186,6 +195,7 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
         private void unbind() {
             if (message != null) {
                 message.continuedProperty().removeListener(continuedListener);
+                message.expandedProperty().removeListener(continuedListener);
                 message = null;
                 continuedListener = null;
             }
@@ -203,6 +213,41 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
             refresher = null;
             violationsListener = null;
             follower = null;
+        }
+
+        /**
+         * A reasoning summary: a muted, italic line with a toggle; collapsed it shows the summary's first line,
+         * opened the whole text (it streams in either way).
+         */
+        private VBox reasoning(MessageEntry m) {
+            boolean open = m.expandedProperty().get();
+            ToggleButton toggle = new ToggleButton(open ? "Hide" : "Show");
+            toggle.setSelected(open);
+            toggle.getStyleClass().add("reasoning-toggle");
+            toggle.setOnAction(ev -> m.expandedProperty().set(toggle.isSelected()));
+            Label title = new Label("Reasoning summary");
+            title.getStyleClass().add("reasoning-title");
+            Label body = new Label();
+            body.getStyleClass().add("reasoning-text");
+            body.setMaxWidth(Double.MAX_VALUE);
+            if (open) {
+                body.textProperty().bind(m.textProperty());
+                body.setWrapText(true);
+                body.prefWidthProperty().bind(widthProperty().subtract(40));
+            } else {
+                body.textProperty().bind(Bindings.createStringBinding(() -> m.textProperty().get().strip().lines()
+                        .findFirst().orElse(""), m.textProperty()));
+                body.setTextOverrun(javafx.scene.control.OverrunStyle.ELLIPSIS);
+            }
+            Region spacer = new Region();
+            HBox.setHgrow(spacer, Priority.ALWAYS);
+            HBox header = new HBox(8, title, spacer, toggle);
+            header.getStyleClass().add("reasoning-header");
+            VBox box = new VBox(2, header, body);
+            box.getStyleClass().addAll("message", "message-reasoning");
+            box.setMaxWidth(Double.MAX_VALUE);
+            box.prefWidthProperty().bind(widthProperty().subtract(30));
+            return box;
         }
 
         private VBox card(ToolCard c) {

@@ -120,6 +120,26 @@ class TranscriptModelTest {
     }
 
     @Test
+    void aReasoningSummaryIsOneCollapsedLinePerStretchBeforeTheTurnsText() {
+        m.onEvent(new Event.UserMessage(t, "r", "why?"));
+        m.onEvent(new Event.ReasoningDelta(t, "r", "Look at "));
+        m.onEvent(new Event.ReasoningDelta(t, "r", "the config."));
+        m.onEvent(new Event.AssistantDelta(t, "r", "Because"));
+        m.onEvent(new Event.AssistantMessage(t, "r", "Because", false));
+        m.onEvent(new Event.ToolCallStarted(t, "r", "c1", "Read", "{}"));
+        m.onEvent(new Event.ReasoningDelta(t, "r", "Now answer."));
+        assertEquals(5, m.entries().size());
+        MessageEntry first = (MessageEntry) m.entries().get(1);
+        assertEquals(MessageEntry.Role.REASONING, first.role());
+        assertEquals("Look at the config.", first.textProperty().get());
+        assertFalse(first.expandedProperty().get(), "collapsed until opened");
+        assertEquals("Because", ((MessageEntry) m.entries().get(2)).textProperty().get());
+        MessageEntry second = (MessageEntry) m.entries().get(4);
+        assertEquals(MessageEntry.Role.REASONING, second.role());
+        assertEquals("Now answer.", second.textProperty().get());
+    }
+
+    @Test
     void cardCollectsOutputStatusDurationAndViolations() {
         m.onEvent(new Event.ToolCallStarted(t, "r", "c1", "Bash", "{\"command\":\"x\"}"));
         m.onEvent(new Event.ToolOutput(t, "r", "c1", "a\nb"));
