@@ -37,6 +37,8 @@ public final class Conversation {
     private final Path file;
     private final String id;
     private final Instant created;
+    /** When it was last saved (its creation before the first save). */
+    private Instant updated;
     private final List<Item> items;
     private final List<String> runs;
 
@@ -44,6 +46,7 @@ public final class Conversation {
         this.file = file;
         this.id = id;
         this.created = created;
+        this.updated = created;
         this.items = items;
         this.runs = runs;
     }
@@ -59,6 +62,50 @@ public final class Conversation {
         String id = "conv-" + ID_TIME.format(now) + "-"
                 + Integer.toHexString(0x10000 + ThreadLocalRandom.current().nextInt(0xf0000)).substring(1);
         return new Conversation(dir(workspace).resolve(id + ".jsonl"), id, now, new ArrayList<>(), new ArrayList<>());
+    }
+
+    /**
+     * A conversation as the window's history lists it.
+     *
+     * @param firstPrompt the first user turn (null when it has none)
+     * @param updated     when its last run saved it
+     * @param turns       its user turns (one per run)
+     */
+    public record Summary(String id, String firstPrompt, Instant updated, int turns) {}
+
+    /**
+     * The workspace's conversations, newest first (by their header's {@code updated}); a file that cannot be read is
+     * left out (the history shows what it can).
+     */
+    public static List<Summary> list(Path workspace) throws IOException {
+        Path d = dir(workspace);
+        if (!Files.isDirectory(d)) {
+            return List.of();
+        }
+        List<Path> files;
+        try (var s = Files.list(d)) {
+            files = s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).toList();
+        }
+        List<Summary> out = new ArrayList<>();
+        for (Path f : files) {
+            try {
+                Conversation c = read(f);
+                String first = null;
+                int turns = 0;
+                for (Item i : c.items) {
+                    if (i instanceof Item.UserText u) {
+                        first = first == null ? u.text() : first;
+                        turns++;
+                    }
+                }
+                out.add(new Summary(c.id, first, c.updated, turns));
+            } catch (IOException | RuntimeException e) {
+                // torn or foreign file: not listed
+            }
+        }
+        out.sort(Comparator.comparing(Summary::updated).reversed().thenComparing(Summary::id,
+                Comparator.reverseOrder()));
+        return out;
     }
 
     /** The most recently updated conversation of the workspace, if any. */
@@ -114,8 +161,12 @@ public final class Conversation {
                 items.add(item(JSON.readTree(line)));
             }
         }
-        return new Conversation(f, head.path("id").asText(), Instant.parse(head.path("created").asText()), items,
-                runs);
+        Conversation c = new Conversation(f, head.path("id").asText(), Instant.parse(head.path("created").asText()),
+                items, runs);
+        if (head.hasNonNull("updated")) {
+            c.updated = Instant.parse(head.path("updated").asText());
+        }
+        return c;
     }
 
     public String id() {
@@ -129,6 +180,11 @@ public final class Conversation {
     /** The items, oldest first (a live, mutable list owned by the run using it). */
     public List<Item> items() {
         return items;
+    }
+
+    /** When it was last saved. */
+    public Instant updated() {
+        return updated;
     }
 
     /** The runs that added to this conversation, oldest first. */
@@ -149,8 +205,9 @@ public final class Conversation {
         try {
             Files.createDirectories(file.getParent());
             StringBuilder sb = new StringBuilder();
+            updated = Instant.now();
             ObjectNode head = JSON.createObjectNode().put("type", "conversation").put("id", id)
-                    .put("created", created.toString()).put("updated", Instant.now().toString());
+                    .put("created", created.toString()).put("updated", updated.toString());
             runs.forEach(head.putArray("runs")::add);
             sb.append(head).append('\n');
             for (Item i : items) {

@@ -145,6 +145,30 @@ public final class PromptModel {
         return true;
     }
 
+    /** The next prompt continues conversation {@code id} (picked in the history); false while a run is active. */
+    public boolean continueWith(String id) {
+        if (state.get() != State.IDLE) {
+            status.set("A run is in progress: wait for it or press Stop.");
+            return false;
+        }
+        conversation.set(id);
+        continueConversation.set(true);
+        status.set("The next prompt continues conversation " + id + ".");
+        return true;
+    }
+
+    /** The next prompt starts a new conversation (which the prompts after it continue); false while a run is active. */
+    public boolean startNew() {
+        if (state.get() != State.IDLE) {
+            status.set("A run is in progress: wait for it or press Stop.");
+            return false;
+        }
+        conversation.set(null);
+        continueConversation.set(true);
+        status.set("The next prompt starts a new conversation.");
+        return true;
+    }
+
     /** Stops the run in progress (Stop / Escape): the model stream is aborted and a running tool killed. */
     public void stop() {
         String run = activeRun;

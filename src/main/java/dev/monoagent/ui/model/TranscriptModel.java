@@ -1,6 +1,8 @@
 package dev.monoagent.ui.model;
 
 import dev.monoagent.common.Event;
+import dev.monoagent.model.Item;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -242,6 +244,53 @@ public final class TranscriptModel {
     private void system(Event e, String text) {
         closeAssistant();
         entries.add(new MessageEntry(e.time(), MessageEntry.Role.SYSTEM, text));
+    }
+
+    /** Empties the transcript (a new conversation, or one picked in the history, replaces it). */
+    public void clear() {
+        closeAssistant();
+        pending.setLength(0);
+        turnHadText = false;
+        cards.clear();
+        entries.clear();
+        lastState = null;
+    }
+
+    /**
+     * Shows a saved conversation in place of what the transcript held: its user turns, the assistant's text and
+     * each tool call as a card with the output the model saw (the conversation keeps no times or durations, so every
+     * entry carries {@code at}, the conversation's last save). Reasoning items are the provider's opaque state and
+     * are not shown.
+     */
+    public void showConversation(String id, Instant at, List<Item> items) {
+        clear();
+        long turns = items.stream().filter(i -> i instanceof Item.UserText).count();
+        entries.add(new MessageEntry(at, MessageEntry.Role.SYSTEM, "Conversation " + id + " (" + turns
+                + (turns == 1 ? " turn" : " turns") + "): the next prompt continues it"));
+        for (Item i : items) {
+            switch (i) {
+                case Item.UserText u -> entries.add(new MessageEntry(at, MessageEntry.Role.USER, u.text()));
+                case Item.AssistantText a -> {
+                    if (!a.text().isBlank()) {
+                        entries.add(new MessageEntry(at, MessageEntry.Role.ASSISTANT, a.text()));
+                    }
+                }
+                case Item.ToolCall c -> {
+                    ToolCard card = new ToolCard(at, null, c.callId(), c.name(), c.arguments());
+                    card.expandedProperty().set(false); // a past call: its output one click away
+                    cards.put(c.callId(), card);
+                    entries.add(card);
+                }
+                case Item.ToolOutput o -> {
+                    ToolCard card = cards.get(o.callId());
+                    if (card != null) {
+                        card.appendOutput(o.output());
+                        card.finish(o.isError() ? "failed" : "ok", o.output(), -1);
+                    }
+                }
+                case Item.Reasoning r -> { /* opaque provider state */ }
+            }
+        }
     }
 
     /** Scrolls the transcript to a call's card; returns false when the call is unknown. */

@@ -24,7 +24,7 @@ import javafx.beans.property.SimpleObjectProperty;
  */
 public final class WorkbenchModel {
     /** Centre tabs. */
-    public enum Tab { FILE, TRANSCRIPT, REPL, CONSOLE, MEMORY }
+    public enum Tab { FILE, TRANSCRIPT, HISTORY, REPL, CONSOLE, MEMORY }
 
     private final Path workspace;
     private final String runId;
@@ -40,6 +40,7 @@ public final class WorkbenchModel {
     private final ConsoleModel commandConsole;
     private final ConsoleModel replConsole;
     private final MemoryModel memory;
+    private final HistoryModel history;
     private final ObjectProperty<Tab> tab = new SimpleObjectProperty<>(Tab.TRANSCRIPT);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     /** The run "Export report" exports: the session's, or the last run that started (an agent run). */
@@ -75,9 +76,12 @@ public final class WorkbenchModel {
         sandbox.snapshotProperty().addListener((o, a, b) -> tree.policyMaybeChanged());
         // The journal memory is opened when its tab is first shown, never on the start-up path.
         this.memory = new MemoryModel(dev.monoagent.ui.port.MemoryPort.forWorkspace(this.workspace), executor);
+        this.history = new HistoryModel(agent, executor, transcript, prompt, () -> tab.set(Tab.TRANSCRIPT));
         tab.addListener((o, a, t) -> {
             if (t == Tab.MEMORY) {
                 memory.refresh();
+            } else if (t == Tab.HISTORY) {
+                history.refresh();
             }
         });
     }
@@ -209,6 +213,11 @@ public final class WorkbenchModel {
 
     public ConsoleModel replConsole() {
         return replConsole;
+    }
+
+    /** The conversation history (History tab). */
+    public HistoryModel history() {
+        return history;
     }
 
     public MemoryModel memory() {

@@ -33,6 +33,20 @@ public interface AgentPort {
     /** Stops the run {@code runId} if it is still running in this instance. */
     void cancel(String runId);
 
+    /** The workspace's conversations, newest first (the window's history). */
+    default java.util.List<dev.monoagent.agent.Conversation.Summary> conversations() throws Exception {
+        return java.util.List.of();
+    }
+
+    /**
+     * One conversation's items, oldest first.
+     *
+     * @throws Exception when there is no such conversation or it cannot be read (the message says which)
+     */
+    default java.util.List<dev.monoagent.model.Item> conversation(String id) throws Exception {
+        throw new java.io.IOException("this window has no conversations");
+    }
+
     /** Pays the model SDK's set-up early, so the first prompt does not wait for it. */
     default void warmUp() {
     }

@@ -38,6 +38,16 @@ public final class ServiceAgent implements AgentPort {
     }
 
     @Override
+    public java.util.List<dev.monoagent.agent.Conversation.Summary> conversations() throws Exception {
+        return dev.monoagent.agent.Conversation.list(service.config().workspace());
+    }
+
+    @Override
+    public java.util.List<dev.monoagent.model.Item> conversation(String id) throws Exception {
+        return java.util.List.copyOf(dev.monoagent.agent.Conversation.load(service.config().workspace(), id).items());
+    }
+
+    @Override
     public void warmUp() {
         service.agent().warmUp();
     }

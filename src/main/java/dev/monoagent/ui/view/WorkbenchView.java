@@ -73,7 +73,9 @@ public final class WorkbenchView extends BorderPane {
                 tab(Tab.REPL, "NodeRepl", Icons.of(MaterialDesignL.LANGUAGE_JAVASCRIPT, "tab-icon"), repl),
                 tab(Tab.CONSOLE, "Command console", Icons.of(MaterialDesignC.CONSOLE, "tab-icon"), console),
                 tab(Tab.MEMORY, "Memory", Icons.of(MaterialDesignB.BOOK_OPEN_VARIANT, "tab-icon"),
-                        new MemoryView(model.memory())));
+                        new MemoryView(model.memory())),
+                tab(Tab.HISTORY, "History", Icons.of(org.kordamp.ikonli.materialdesign2.MaterialDesignH.HISTORY,
+                        "tab-icon"), new HistoryView(model.history())));
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         selectTab(model.tabProperty().get());
         model.tabProperty().addListener((o, a, t) -> selectTab(t));

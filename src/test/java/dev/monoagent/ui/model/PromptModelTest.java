@@ -23,7 +23,7 @@ class PromptModelTest {
     private final Instant t = Instant.parse("2026-12-01T10:00:00Z");
 
     /** Records what the box asked for; each start gets a fresh run id and an open result. */
-    static final class ScriptedPort implements AgentPort {
+    static class ScriptedPort implements AgentPort {
         final List<String> prompts = new ArrayList<>();
         final List<String> conversations = new ArrayList<>();
         final List<String> cancelled = new ArrayList<>();
