@@ -185,6 +185,11 @@ class PromptBoxFxTest {
                 .equals("Inspect the repo, run ls, evaluate n in NodeRepl and write .env")), "the prompt is on screen");
 
         // the first turn's reasoning summary: its own muted line, collapsed to its first line until opened
+        TranscriptEntry reasoning = wb.model().transcript().entries().stream().filter(e -> e instanceof MessageEntry m
+                && m.role() == MessageEntry.Role.REASONING).findFirst().orElseThrow();
+        robot.interact(() -> robot.lookup("#transcript").queryAs(javafx.scene.control.ListView.class)
+                .scrollTo(reasoning));
+        WaitForAsyncUtils.waitForFxEvents();
         javafx.scene.Node summary = robot.lookup(".message-reasoning").query();
         assertTrue(robot.from(summary).lookup(".reasoning-title").queryAs(Label.class).getText()
                 .equals("Reasoning summary"));

@@ -71,6 +71,12 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
                 layout();
             }
         });
+        model.revealedProperty().addListener((o, a, card) -> {
+            if (card != null) {
+                scrollTo(card);
+                getSelectionModel().select(card);
+            }
+        });
         // follow the tail while the reviewer is looking at the end
         model.entries().addListener((ListChangeListener<TranscriptEntry>) c -> {
             int n = model.entries().size();
