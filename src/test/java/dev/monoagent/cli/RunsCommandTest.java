@@ -309,6 +309,8 @@ class RunsCommandTest {
         String t = "\"time\":\"2026-11-30T10:00:0";
         Files.writeString(dir.resolve("events.jsonl"), String.join("\n",
                 "{\"type\":\"RunStarted\"," + t + "0Z\",\"runId\":\"a1\",\"workspace\":\"/w\"}",
+                "{\"type\":\"ReasoningDelta\"," + t + "0Z\",\"runId\":\"a1\",\"text\":\"List the \"}",
+                "{\"type\":\"ReasoningDelta\"," + t + "0Z\",\"runId\":\"a1\",\"text\":\"files.\"}",
                 "{\"type\":\"AssistantDelta\"," + t + "1Z\",\"runId\":\"a1\",\"text\":\"README.md \"}",
                 "{\"type\":\"AssistantDelta\"," + t + "1Z\",\"runId\":\"a1\",\"text\":\"is there.\"}",
                 "{\"type\":\"ModelCallFinished\"," + t + "1Z\",\"runId\":\"a1\",\"turn\":1,\"provider\":\"openai\","
@@ -324,6 +326,8 @@ class RunsCommandTest {
         assertTrue(r.out().contains("answer: README.md is there."), r.out());
         assertFalse(r.out().contains("assistant: "), "streamed pieces are not repeated: " + r.out());
         assertTrue(r.out().contains("model gpt-5"), r.out());
+        assertEquals(1, r.out().lines().filter(l -> l.contains("reasoning: ")).count(), r.out());
+        assertTrue(r.out().contains("reasoning: List the files."), "its pieces joined on one line: " + r.out());
     }
 
     @Test

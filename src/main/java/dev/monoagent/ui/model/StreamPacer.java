@@ -21,6 +21,7 @@ final class StreamPacer {
     private final Consumer<Runnable> soon;
     private final BiConsumer<Long, Runnable> after;
     private final LongSupplier clock;
+    private final LongSupplier cpu;
     /** When the next showing may start (clock time; meaningful once one has run). */
     private long notBefore;
     private boolean shown;
@@ -29,20 +30,23 @@ final class StreamPacer {
      * @param soon  posts its argument to the UI thread behind what is queued there (never runs it inline)
      * @param after runs its runnable on the UI thread once the given nanoseconds have passed
      * @param clock nanoseconds, monotonic
+     * @param cpu   the UI thread's CPU time in nanoseconds: what a showing costs, without the time the thread spent
+     *              descheduled on a loaded machine (which would lengthen the rest for no gain)
      */
-    StreamPacer(Consumer<Runnable> soon, BiConsumer<Long, Runnable> after, LongSupplier clock) {
+    StreamPacer(Consumer<Runnable> soon, BiConsumer<Long, Runnable> after, LongSupplier clock, LongSupplier cpu) {
         this.soon = soon;
         this.after = after;
         this.clock = clock;
+        this.cpu = cpu;
     }
 
     /** Schedules one showing: {@code show} (text change and layout) now, or when the last showing's idle time ends. */
     void schedule(Runnable show) {
         Runnable timed = () -> {
-            long t0 = clock.getAsLong();
+            long c0 = cpu.getAsLong();
             show.run();
-            long t1 = clock.getAsLong();
-            notBefore = t1 + Math.min(MAX_GAP_NANOS, IDLE_FACTOR * (t1 - t0));
+            long cost = cpu.getAsLong() - c0;
+            notBefore = clock.getAsLong() + Math.min(MAX_GAP_NANOS, IDLE_FACTOR * cost);
             shown = true;
         };
         long wait = shown ? notBefore - clock.getAsLong() : 0;

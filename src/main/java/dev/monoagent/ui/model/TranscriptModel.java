@@ -43,16 +43,18 @@ public final class TranscriptModel {
 
     /** Applies streamed text at once (tests, tools without a frame clock). */
     public TranscriptModel() {
-        this(Runnable::run, (nanos, r) -> r.run(), System::nanoTime);
+        this(Runnable::run, (nanos, r) -> r.run(), System::nanoTime, System::nanoTime);
     }
 
     /**
      * @param soon  posts its argument to the UI thread behind what is queued there (the executor's runLater)
      * @param after runs its runnable on the UI thread after the given nanoseconds (the executor's runOnUiAfter)
      * @param clock nanoseconds, monotonic (paces the showings of streamed text)
+     * @param cpu   the calling (UI) thread's CPU time in nanoseconds (what a showing costs)
      */
-    public TranscriptModel(Consumer<Runnable> soon, BiConsumer<Long, Runnable> after, LongSupplier clock) {
-        this.pacer = new StreamPacer(soon, after, clock);
+    public TranscriptModel(Consumer<Runnable> soon, BiConsumer<Long, Runnable> after, LongSupplier clock,
+                           LongSupplier cpu) {
+        this.pacer = new StreamPacer(soon, after, clock, cpu);
     }
 
     /**

@@ -53,7 +53,8 @@ public final class WorkbenchModel {
 
     public WorkbenchModel(Path workspace, SandboxPort sandboxPort, ToolRunner tools,
                           dev.monoagent.ui.port.AgentPort agent, TaskExecutor executor) {
-        this.transcript = new TranscriptModel(executor::runLater, executor::runOnUiAfter, System::nanoTime);
+        this.transcript = new TranscriptModel(executor::runLater, executor::runOnUiAfter, System::nanoTime,
+                threadCpu());
         this.prompt = new PromptModel(agent, executor);
         this.workspace = workspace.toAbsolutePath().normalize();
         this.executor = executor;
@@ -84,6 +85,12 @@ public final class WorkbenchModel {
                 history.refresh();
             }
         });
+    }
+
+    /** The current thread's CPU time (wall time where the JVM cannot measure it). */
+    private static java.util.function.LongSupplier threadCpu() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        return mx.isCurrentThreadCpuTimeSupported() ? mx::getCurrentThreadCpuTime : System::nanoTime;
     }
 
     /** Starts the session: subscribes to the engine feed and reads the sandbox state. */

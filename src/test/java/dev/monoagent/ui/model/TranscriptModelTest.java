@@ -31,7 +31,7 @@ class TranscriptModelTest {
         List<Runnable> soon = new java.util.ArrayList<>();
         List<Runnable> later = new java.util.ArrayList<>();
         List<String> log = new java.util.ArrayList<>();
-        TranscriptModel paced = new TranscriptModel(soon::add, (nanos, r) -> later.add(r), () -> 0L);
+        TranscriptModel paced = new TranscriptModel(soon::add, (nanos, r) -> later.add(r), () -> 0L, () -> 0L);
         paced.onEvent(new Event.AssistantDelta(t, "r", "Hel"));
         MessageEntry msg = (MessageEntry) paced.entries().get(0);
         msg.textProperty().addListener((o, a, b) -> log.add("text " + b));
@@ -62,7 +62,7 @@ class TranscriptModelTest {
         TranscriptModel paced = new TranscriptModel(soon::add, (nanos, r) -> {
             waits.add(new long[] {nanos});
             later.add(r);
-        }, () -> clock[0]);
+        }, () -> clock[0], () -> clock[0]);
         paced.layoutWith(m -> clock[0] += 2_000_000L); // every showing costs 2 ms of UI thread
         paced.onEvent(new Event.AssistantDelta(t, "r", "a "));
         soon.remove(0).run();
