@@ -78,16 +78,8 @@ public final class Conversation {
      * left out (the history shows what it can).
      */
     public static List<Summary> list(Path workspace) throws IOException {
-        Path d = dir(workspace);
-        if (!Files.isDirectory(d)) {
-            return List.of();
-        }
-        List<Path> files;
-        try (var s = Files.list(d)) {
-            files = s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).toList();
-        }
         List<Summary> out = new ArrayList<>();
-        for (Path f : files) {
+        for (Path f : files(workspace)) {
             try {
                 Conversation c = read(f);
                 String first = null;
@@ -108,16 +100,20 @@ public final class Conversation {
         return out;
     }
 
-    /** The most recently updated conversation of the workspace, if any. */
-    public static Optional<Conversation> latest(Path workspace) throws IOException {
+    /** The workspace's conversation files (none when it has no sessions directory). */
+    private static List<Path> files(Path workspace) throws IOException {
         Path d = dir(workspace);
         if (!Files.isDirectory(d)) {
-            return Optional.empty();
+            return List.of();
         }
-        List<Path> files;
         try (var s = Files.list(d)) {
-            files = s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(".jsonl")).toList();
         }
+    }
+
+    /** The most recently updated conversation of the workspace, if any. */
+    public static Optional<Conversation> latest(Path workspace) throws IOException {
+        List<Path> files = files(workspace);
         Optional<Path> newest = files.stream().max(Comparator.comparing((Path p) -> {
             try {
                 return Files.getLastModifiedTime(p).toInstant();
