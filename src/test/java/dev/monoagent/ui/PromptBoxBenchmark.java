@@ -78,6 +78,8 @@ class PromptBoxBenchmark {
                         + "layouts that changed it)", pct(delta[3], 50), pct(delta[3], 95), delta[2][1]),
                 String.format("delta → pulse that draws it : p50 %5.1f ms  p95 %5.1f ms  (frame-bound: pulses come "
                         + "at 60 Hz)", pct(delta[1], 50), pct(delta[1], 95)),
+                String.format("deltas laid out after > 16 ms: %d, of which %d waited through a pulse (%d pulses)",
+                        delta[4][0], delta[4][1], delta[4][2]),
                 String.format("300-turn conversation       : turn median %5.1f ms (turns 1-50) vs %5.1f ms "
                         + "(turns 251-300), ratio %.2f", conv.firstMedian, conv.lastMedian,
                         conv.lastMedian / conv.firstMedian),
@@ -197,6 +199,13 @@ class PromptBoxBenchmark {
             return -1;
         };
         CountDownLatch all = new CountDownLatch(1);
+        long[] pulseStarts = new long[20_000];
+        int[] pulses = {0};
+        Runnable pulseStart = () -> {
+            if (pulses[0] < pulseStarts.length) {
+                pulseStarts[pulses[0]++] = System.nanoTime();
+            }
+        };
         // what a laid-out block label displays (its skin's text node, set by the label's layout): the deltas shown
         // for the first time are timed now
         java.util.function.BiConsumer<javafx.scene.text.Text, Long> laidOut = (t, now) -> {
@@ -245,6 +254,7 @@ class PromptBoxBenchmark {
         };
         onFx(() -> {
             wb.scene().addPostLayoutPulseListener(pulse);
+            wb.scene().addPreLayoutPulseListener(pulseStart);
             wb.model().transcript().entries().addListener(
                     (javafx.collections.ListChangeListener<TranscriptEntry>) c -> {
                         while (c.next()) {
@@ -285,11 +295,26 @@ class PromptBoxBenchmark {
         }
         onFx(() -> {
             wb.scene().removePostLayoutPulseListener(pulse);
+            wb.scene().removePreLayoutPulseListener(pulseStart);
             wb.scene().getWindow().hide();
             return null;
         });
         ex.shutdown();
-        return new long[][] {toText, toPulse, updates, toLaid};
+        // the deltas that took longer than a frame: how many waited through a pulse (the UI thread was in it)
+        long slow = 0;
+        long spanned = 0;
+        for (int i = 0; i < n; i++) {
+            if (toLaid[i] > 16_000_000L) {
+                slow++;
+                for (int k = 0; k < pulses[0]; k++) {
+                    if (pulseStarts[k] >= arrival[i] && pulseStarts[k] <= arrival[i] + toLaid[i]) {
+                        spanned++;
+                        break;
+                    }
+                }
+            }
+        }
+        return new long[][] {toText, toPulse, updates, toLaid, {slow, spanned, pulses[0]}};
     }
 
     // ---- 300-turn conversation ----
