@@ -190,6 +190,11 @@ final class Limits {
             return out;
         }
 
+        /** The processes (tgids) in the command's group now; null for rlimits (no group to ask). */
+        List<Long> members() {
+            return groups.isEmpty() ? null : procs(groups.get(0));
+        }
+
         /** Kills whatever is still in the group and removes it; returns how many processes were left. */
         int release() {
             int left = 0;

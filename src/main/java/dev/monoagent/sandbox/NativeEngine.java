@@ -108,6 +108,31 @@ final class NativeEngine implements AutoCloseable {
 
     /** How engines pick their limits; tests swap in small ones so a memory or file cap trips in a second. */
     static volatile java.util.function.Supplier<Limits> limitsFactory = Limits::detect;
+    /**
+     * Whether new engines run commands on a per-run warm shell ({@link WarmShell}). Not the default yet (ADR 0021):
+     * while a shell lives, srt's mount points for absent protected names stay in the workspace, which host-state
+     * checks and a reviewer's {@code git status} see. Opt in with {@code -Dmonoagent.sandbox.warm=on}; WarmShellTest
+     * and SandboxBenchmark switch it on themselves.
+     */
+    static volatile boolean warmDefault = "on".equals(System.getProperty("monoagent.sandbox.warm"));
+    static final String WARM_OFF = "off (a fresh sandbox per command; the warm shell is built but not the default, "
+            + "see docs/decisions/0021-warm-shell.md)";
+    /** Warm shells kept at once (one per run; the least recently used one goes first). */
+    static final int MAX_SHELLS = 4;
+
+    private final boolean warm = warmDefault;
+    /** The warm shells by run id ("" for commands outside a run); guarded by itself. */
+    private final Map<String, WarmShell> shells = new LinkedHashMap<>(8, 0.75f, true);
+    /** The same shells by the commandId srt wrapped them with, for attributing engine events. */
+    private final Map<String, WarmShell> shellsByWrap = new ConcurrentHashMap<>();
+    /** Every commandId a warm shell was wrapped with (from before its start, so its start-up events are known). */
+    private final Set<String> warmWraps = ConcurrentHashMap.newKeySet();
+    /** Why this engine stopped using warm shells (null: it uses them); set when one failed to start. */
+    private volatile String warmOff;
+    /** Bumped at every initialise: a warm shell or long-lived process of an older one runs under an old deny set. */
+    private volatile long generation;
+    /** Long-lived sandboxed processes (NodeRepl) alive now. */
+    private final Set<SandboxProcess> liveProcesses = ConcurrentHashMap.newKeySet();
 
     NativeEngine(HostEnv env, HostTools tools, SrtRuntime.Resolution engine, Policy policy, Path setsid,
                  ViolationLog log) {
@@ -246,13 +271,65 @@ final class NativeEngine implements AutoCloseable {
     private ProtectedScan.Snapshot before() throws IOException {
         ProtectedScan.Snapshot before = scan();
         List<Path> lits = denyLiterals;
-        boolean uncovered = before.files().keySet().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith))
-                || before.repos().stream().anyMatch(p -> lits.stream().noneMatch(p::startsWith));
-        if (uncovered && longLived.get() == 0) {
+        String uncovered = uncovered(before, lits);
+        if (uncovered != null) {
+            // every command runs under the protected set current at its start (issue 9 E-B): a long-lived process
+            // started under the old set would keep writing where the new one denies, so it is ended (its owner says
+            // so: NodeRepl reports the lost state) and srt re-initialised before this command is wrapped
+            endLongLived("the protected files changed while it ran (" + uncovered
+                    + " appeared), so it was ended to run under the new protected set");
             reinit();
             before = scan();
         }
         return before;
+    }
+
+    /**
+     * A protected file or repository the initialised deny list does not cover, or null. A repository directory that
+     * holds nothing but srt's own mount points (a workspace with no {@code .git} while a sandboxed process lives) is
+     * srt's doing, not a new repository.
+     */
+    private String uncovered(ProtectedScan.Snapshot s, List<Path> lits) {
+        for (Path p : s.files().keySet()) {
+            if (lits.stream().noneMatch(p::startsWith)) {
+                return p.toString();
+            }
+        }
+        for (Path p : s.repos()) {
+            if (lits.stream().noneMatch(p::startsWith) && !onlyMountPoints(p)) {
+                return p.toString();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether long-lived process {@code p} may run its next step: re-checks the protected files first (as before a
+     * command) and, when one appeared that the deny list does not cover, ends every long-lived process and
+     * re-initialises. Returns why {@code p} was ended, else null.
+     */
+    String refresh(SandboxProcess p) {
+        try {
+            before();
+        } catch (IOException e) {
+            p.end("the sandbox could not be re-initialised for the changed protected files: " + e.getMessage());
+        }
+        return p.endedBecause();
+    }
+
+    /** Ends every long-lived process, waiting (bounded) for its after-exit scan. */
+    private void endLongLived(String why) {
+        List<SandboxProcess> procs = List.copyOf(liveProcesses);
+        for (SandboxProcess p : procs) {
+            p.end(why);
+        }
+        for (SandboxProcess p : procs) {
+            try {
+                p.violations().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // its scan failed or hangs: the process itself is dead (end() killed its group)
+            }
+        }
     }
 
     /**
@@ -319,6 +396,9 @@ final class NativeEngine implements AutoCloseable {
     private void reinit() throws IOException {
         lock.writeLock().lock();
         try {
+            closeShells();
+            generation++;
+            warmOff = null;
             init = bridge.init(compileConfig(), Duration.ofSeconds(30));
             preparedLayout = null;
             if (!init.clean()) {
@@ -344,9 +424,288 @@ final class NativeEngine implements AutoCloseable {
         return run(argv, who, extraEnv, workdir, stdin, timeout, maxBytes, OutputListener.NONE);
     }
 
-    /** As above, streaming output to {@code live} while the command runs (stderr only once it provably started). */
+    /**
+     * As above, streaming output to {@code live} while the command runs (stderr only once it provably started). On
+     * the run's warm shell when there is one to be had, else (and on any doubt before the command started) on a
+     * fresh per-command sandbox — never on the host.
+     */
     ExecOutcome.Completed run(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir,
                               String stdin, Duration timeout, long maxBytes, OutputListener live) throws IOException {
+        if (warm && warmOff == null) {
+            ExecOutcome.Completed c = runWarm(argv, who, extraEnv, workdir, stdin, timeout, maxBytes, live);
+            if (c != null) {
+                return c;
+            }
+        }
+        return runCold(argv, who, extraEnv, workdir, stdin, timeout, maxBytes, live);
+    }
+
+    /** Warm shells alive now (their srt mount points are in the workspace while they live). */
+    int warmShellsAlive() {
+        return shellsByWrap.size();
+    }
+
+    /** Why commands do not use a warm shell here, or null when they do. */
+    String warmState() {
+        return !warm ? WARM_OFF : warmOff != null ? "unavailable, per-command sandboxes: "
+                + warmOff : "on";
+    }
+
+    /**
+     * One command on the run's warm shell: the same snapshot before, scan and violation collection as
+     * {@link #runCold}; null when it did not run there (no shell to be had, or the shell failed before starting it).
+     */
+    private ExecOutcome.Completed runWarm(List<String> argv, Attribution who, Map<String, String> extraEnv,
+                                          Path workdir, String stdin, Duration timeout, long maxBytes,
+                                          OutputListener live) throws IOException {
+        ProtectedScan.Snapshot before = before();
+        List<Integer> ports = currentPorts();
+        String key = who.runId() == null ? "" : who.runId();
+        boolean[] started = {false};
+        WarmShell shell = acquireShell(key, ports, before.layout(), started);
+        if (shell == null) {
+            return null;
+        }
+        String id = "ma-warm-" + UUID.randomUUID();
+        WarmShell.Outcome o;
+        Prepared prep;
+        try {
+            if (started[0]) {
+                // the shell's mount points (srt's denies for absent paths) appeared after the snapshot above; the
+                // layout seen now is the one its mounts were made for
+                before = scan();
+                shell.layout(before.layout());
+            }
+            lock.readLock().lock();
+            try {
+                prep = new Prepared(id, argv, Map.of(), before, who, false, null, watchMark());
+                commands.put(id, who);
+                grantedPorts = shell.ports();
+                running.add(id);
+                try {
+                    o = shell.run(id, argv, sandboxEnv(extraEnv), workdir, stdin, timeout, maxBytes, live);
+                } finally {
+                    running.remove(id);
+                }
+            } finally {
+                lock.readLock().unlock();
+            }
+        } finally {
+            shell.release();
+        }
+        if (o instanceof WarmShell.Outcome.NotRun nr) {
+            commands.remove(id);
+            dropShell(shell);
+            return null;
+        }
+        WarmShell.Outcome.Ran ran = (WarmShell.Outcome.Ran) o;
+        ProcessRunner.Result r = ran.result();
+        List<Violation> vs = new ArrayList<>(finish(prep, r.err(), r.exitCode()));
+        if (ran.doubt() != null) {
+            // the shell is dead already (killed before the scan above); later commands get a fresh one
+            Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, who.runId(), who.callId(),
+                    who.tool(), who.command(), null, "the run's warm shell was stopped after this command: "
+                    + ran.doubt() + "; the next command gets a fresh sandbox");
+            log.record(v);
+            vs.add(v);
+            dropShell(shell);
+        }
+        return new ExecOutcome.Completed(r.exitCode(), r.signal(), r.out(), r.err(), r.truncated(), r.timedOut(), vs,
+                r.elapsedMillis(), dev.monoagent.common.Effective.NATIVE, takeAllowed(id));
+    }
+
+    /**
+     * The run's warm shell, started (lazily) when there is none or the one there is stale — made for an older deny
+     * set, other granted ports, another protected layout, or doubted. Null when it is busy with another command of the
+     * run or cannot start.
+     *
+     * <p>The layout matters even when the deny set is unchanged: srt's mounts are made at wrap time, over the paths as
+     * they were then. A protected path the host deletes (a {@code .git} removed and made again) takes the bind over it
+     * out of the shell's mount namespace, so the new one would be writable there; a fresh wrap binds it again.
+     */
+    private WarmShell acquireShell(String key, List<Integer> ports, String layout, boolean[] started) {
+        WarmShell stale = null;
+        synchronized (shells) {
+            WarmShell s = shells.get(key);
+            if (s != null && (!s.usable() || s.generation() != generation || !s.ports().equals(ports)
+                    || !layout.equals(s.layout()))) {
+                shells.remove(key);
+                stale = s;
+                s = null;
+            }
+            if (s != null) {
+                return s.tryAcquire() ? s : null;
+            }
+        }
+        // starting, stopping: under the write lock, so no command's before/after window sees mount points come or go
+        lock.writeLock().lock();
+        try {
+            if (stale != null) {
+                closeShell(stale);
+                // the deny list may be out of date for the layout now: a repository deleted on the host keeps its
+                // .git/hooks literal, whose mount point (a file in the host's new .git) would last as long as the
+                // new shell does
+                List<Path> fresh = PolicyCompiler.denyLiterals(policy, WorkspaceFacts.scan(policy, tools.rg(),
+                        env.home()));
+                if (!fresh.equals(denyLiterals)) {
+                    if (!liveProcesses.isEmpty()) {
+                        endLongLived("the protected layout changed while it ran, so it was ended to run under the "
+                                + "new protected set");
+                    }
+                    reinit();
+                }
+            }
+            WarmShell s = startShell(key, ports);
+            if (s == null) {
+                return null;
+            }
+            List<WarmShell> evicted = new ArrayList<>();
+            synchronized (shells) {
+                WarmShell other = shells.put(key, s);
+                if (other != null) {
+                    evicted.add(other);
+                }
+                for (var it = shells.entrySet().iterator(); shells.size() > MAX_SHELLS && it.hasNext(); ) {
+                    WarmShell old = it.next().getValue();
+                    if (old != s && old.tryAcquire()) {
+                        it.remove();
+                        evicted.add(old);
+                    }
+                }
+                s.tryAcquire();
+            }
+            evicted.forEach(this::closeShell);
+            started[0] = true;
+            return s;
+        } catch (IOException e) {
+            return null; // re-initialise failed: the per-command path reports it
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Starts a warm shell: the server is the command srt wraps, in a control group slot of its own. */
+    private WarmShell startShell(String key, List<Integer> ports) {
+        Path unshare = env.which("unshare", policy.agentWritable());
+        if (unshare == null) {
+            warmOff = "unshare (util-linux) not found on PATH";
+            return null;
+        }
+        Limits.Slot slot = null;
+        Process p = null;
+        Prepared prep = null;
+        try {
+            Map<String, String> launched = new LinkedHashMap<>();
+            launched.put("NODE_OPTIONS", "");
+            launched.put("NODE_NO_WARNINGS", "1");
+            launched.put("MONO_AGENT_UNSHARE", unshare.toString());
+            Map<String, String> own = sandboxEnv(launched);
+            launched.put("MONO_AGENT_OWN", new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(own));
+            Attribution who = new Attribution(key.isEmpty() ? null : key, null, "warm-shell", "warm shell");
+            prep = prepare(List.of(tools.node().toString(), "--no-warnings", "-e", WarmShell.script()), who,
+                    launched, null, false);
+            warmWraps.add(prep.commandId());
+            slot = limits.acquire();
+            p = ProcessRunner.spawn(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), policy.workspace());
+            WarmShell s = WarmShell.handshake(p, slot, prep.commandId(), ports, generation, Duration.ofSeconds(20));
+            shellsByWrap.put(prep.commandId(), s);
+            return s;
+        } catch (IOException | RuntimeException e) {
+            // until the next initialise: commands go to per-command sandboxes, which retry a set-up failure
+            warmOff = e.getMessage();
+            if (p != null) {
+                ProcessRunner.killGroup(p, "KILL");
+            }
+            if (slot != null) {
+                slot.release();
+            }
+            if (prep != null) {
+                try {
+                    bridge.discard();
+                    bridge.cleanup();
+                } catch (IOException ignored) {
+                    // bridge gone: noticed by the next alive() check
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Takes a doubted or stale shell out of use and stops it (under the write lock: its mount points go). */
+    private void dropShell(WarmShell s) {
+        boolean mine;
+        synchronized (shells) {
+            mine = shells.values().remove(s);
+        }
+        if (mine || shellsByWrap.containsKey(s.wrapId())) {
+            lock.writeLock().lock();
+            try {
+                closeShell(s);
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+    }
+
+    private void closeShell(WarmShell s) {
+        if (shellsByWrap.remove(s.wrapId()) == null) {
+            return;
+        }
+        s.close();
+        try {
+            // srt removes mount points only when no wrap is outstanding: the prepared one would keep the shell's
+            // (an empty .git among them, which every later wrap would then try to bind into) in the workspace
+            bridge.discard();
+            bridge.cleanup();
+            if (shellsByWrap.isEmpty() && liveProcesses.isEmpty() && running.isEmpty()) {
+                removeEmptyGitMountPoints();
+            }
+        } catch (IOException ignored) {
+            // bridge gone: its exit removed the mount points
+        }
+    }
+
+    /**
+     * srt leaves the empty directory bwrap made as the mount point for an absent {@code .git} when its counter of
+     * outstanding wraps is not back at zero (the prepared wrap holds one). Every later wrap then finds a {@code .git}
+     * directory and binds the literal {@code .git/hooks} inside it, which bwrap cannot create in a read-only bind
+     * ("Can't create file at …/.git/hooks"), so nothing could run. With no sandboxed process alive an empty
+     * {@code .git} holds nothing and is no mount point: removed (rmdir fails on anything with content).
+     */
+    private void removeEmptyGitMountPoints() {
+        java.util.Set<Path> roots = new java.util.LinkedHashSet<>();
+        roots.add(policy.workspace());
+        roots.addAll(policy.writableRoots());
+        for (Path r : roots) {
+            Path g = r.resolve(".git");
+            try {
+                if (Files.isDirectory(g, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    try (var list = Files.list(g)) {
+                        if (list.findAny().isEmpty()) {
+                            Files.delete(g);
+                        }
+                    }
+                }
+            } catch (IOException ignored) {
+                // not empty after all, or gone: left as it is
+            }
+        }
+    }
+
+    /** Stops every warm shell (before a re-initialise and at close). */
+    private void closeShells() {
+        List<WarmShell> all;
+        synchronized (shells) {
+            all = new ArrayList<>(shells.values());
+            shells.clear();
+        }
+        all.forEach(this::closeShell);
+    }
+
+    /** The per-command sandbox: a fresh srt wrap for this command alone. */
+    private ExecOutcome.Completed runCold(List<String> argv, Attribution who, Map<String, String> extraEnv,
+                                          Path workdir, String stdin, Duration timeout, long maxBytes,
+                                          OutputListener live) throws IOException {
         ProtectedScan.Snapshot before = before();
         lock.readLock().lock();
         Prepared prep;
@@ -503,13 +862,17 @@ final class NativeEngine implements AutoCloseable {
             bridge.cleanup();
             throw e;
         }
-        longLived.incrementAndGet();
         java.util.concurrent.atomic.AtomicReference<Prepared> seen = new java.util.concurrent.atomic.AtomicReference<>(
                 prep);
+        longLived.incrementAndGet();
         running.add(prep.commandId());
         live.put(prep.commandId(), new Live(slot, new java.util.concurrent.atomic.AtomicReference<>(p), prep.who(),
                 prep, true));
-        return new SandboxProcess(p, () -> {
+        SandboxProcess[] self = new SandboxProcess[1];
+        SandboxProcess sp = new SandboxProcess(p, () -> {
+            if (self[0] != null) {
+                liveProcesses.remove(self[0]);
+            }
             untrack(prep.commandId());
             Prepared re = rebased.remove(prep.commandId());
             if (re != null) {
@@ -547,7 +910,20 @@ final class NativeEngine implements AutoCloseable {
             synchronized (scanLock) {
                 slot.thaw();
             }
+        }, sp0 -> refresh(sp0));
+        self[0] = sp;
+        sp.rebaseWhileFrozen(() -> {
+            synchronized (scanLock) {
+                syncWatch();
+                Prepared last = seen.get();
+                seen.set(last.since(withoutMountPoints(last.before(), scan()), watchMark()));
+            }
         });
+        liveProcesses.add(sp);
+        if (!p.isAlive()) {
+            liveProcesses.remove(sp);
+        }
+        return sp;
     }
 
     /**
@@ -953,11 +1329,30 @@ final class NativeEngine implements AutoCloseable {
         return new Classified(Kind.OTHER, null, line);
     }
 
-    private void onEngineEvent(SrtBridge.EngineEvent e) {
-        Matcher a = NET_ALLOW.matcher(e.line());
+    /**
+     * The warm shell's own writes on the sandbox's private /proc and /dev: each command's user namespace gets its
+     * uid/gid map, its output FIFOs are made in /dev/shm (never a host file). Not recorded for a warm shell's wrap.
+     */
+    private static final Set<String> USERNS_MAP = Set.of("/proc/self/uid_map", "/proc/self/gid_map",
+            "/proc/self/setgroups");
+    private static final String WARM_FIFOS = "/dev/shm/.mono-agent-warm-";
+
+    private void onEngineEvent(SrtBridge.EngineEvent raw) {
+        Matcher a = NET_ALLOW.matcher(raw.line());
         if (a.matches()) {
-            onAllowedConnection(e, a.group(1), Integer.parseInt(a.group(2)));
+            onAllowedConnection(raw, a.group(1), Integer.parseInt(a.group(2)));
             return;
+        }
+        SrtBridge.EngineEvent e = raw;
+        if (raw.commandId() != null && warmWraps.contains(raw.commandId())) {
+            Matcher f = FS_DENY.matcher(raw.line());
+            if (f.matches() && (USERNS_MAP.contains(f.group(2)) || f.group(2).startsWith(WARM_FIFOS))) {
+                return;
+            }
+            // srt knows only the shell's wrap: the event belongs to the command the shell was running at its time
+            WarmShell shell = shellsByWrap.get(raw.commandId());
+            String call = shell == null ? null : shell.callAt(raw.time());
+            e = new SrtBridge.EngineEvent(raw.line(), call != null ? call : raw.commandId(), raw.time());
         }
         Attribution who = e.commandId() == null ? null : commands.get(e.commandId());
         if (who == null) {
@@ -1083,6 +1478,7 @@ final class NativeEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        closeShells();
         ProtectedWatch w = watch;
         if (w != null) {
             w.close();

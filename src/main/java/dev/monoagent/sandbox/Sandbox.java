@@ -352,7 +352,8 @@ public final class Sandbox implements AutoCloseable {
         return new SandboxStatus(SandboxState.of(policy.mode(), ok, policy.unsafeAllowed(), reason), EngineInfo.of(r),
                 policy.fallback(), policy.mode() == SandboxMode.OFF ? null : lastVerified,
                 policy.mode() == SandboxMode.OFF ? List.of() : probes)
-                .withNode(tools == null ? null : tools.nodeLine());
+                .withNode(tools == null ? null : tools.nodeLine())
+                .withWarm(engine == null ? null : engine.warmState());
     }
 
     private boolean tamperFree() {

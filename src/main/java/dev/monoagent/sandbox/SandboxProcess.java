@@ -28,11 +28,60 @@ public final class SandboxProcess {
 
     SandboxProcess(Process process, Supplier<List<Violation>> onExit,
                    java.util.function.Function<String, List<Violation>> checkpoint, Runnable resume) {
+        this(process, onExit, checkpoint, resume, self -> null);
+    }
+
+    SandboxProcess(Process process, Supplier<List<Violation>> onExit,
+                   java.util.function.Function<String, List<Violation>> checkpoint, Runnable resume,
+                   java.util.function.Function<SandboxProcess, String> refresh) {
         this.process = process;
         this.done = process.onExit().thenApplyAsync(p -> onExit.get(),
                 dev.monoagent.common.TaskExecutor.shared().ioExecutor());
         this.checkpoint = checkpoint;
         this.resume = resume;
+        this.refresh = refresh;
+    }
+
+    private final java.util.function.Function<SandboxProcess, String> refresh;
+    /** Why the engine ended this process (null: it did not). */
+    private volatile String endedBecause;
+
+    /**
+     * Before the process's next step (a REPL evaluation): the engine re-checks the protected files and, when they
+     * changed since it started, ends it (it ran under the old protected set). Returns why it was ended, else null.
+     */
+    public String refresh() {
+        String why = endedBecause;
+        return why != null ? why : refresh.apply(this);
+    }
+
+    /** Why the engine ended this process, or null. */
+    public String endedBecause() {
+        return endedBecause;
+    }
+
+    private volatile Runnable rebaseWhileFrozen = () -> { };
+
+    /**
+     * What {@link #end} runs first when the process is stopped between evaluations: nothing of it ran since its last
+     * checkpoint, so what changed since (the human's doing) must not be judged as its own in the after-exit scan.
+     */
+    void rebaseWhileFrozen(Runnable r) {
+        rebaseWhileFrozen = r;
+    }
+
+    /** Ends the process on the engine's behalf, remembering why (shown to whoever used it). */
+    void end(String why) {
+        if (endedBecause == null) {
+            endedBecause = why;
+        }
+        if (frozen) {
+            rebaseWhileFrozen.run();
+        }
+        ProcessRunner.killGroup(process, "KILL");
+        if (frozen) {
+            resume();
+        }
     }
 
     /**

@@ -21,16 +21,28 @@ import java.util.List;
  *                     not looked up (the cheap status)
  */
 public record SandboxStatus(SandboxState current, EngineInfo engine, Fallback fallback, Instant lastVerified,
-                            List<ProbeResult> probes, String node) {
+                            List<ProbeResult> probes, String node, String warm) {
 
     public SandboxStatus(SandboxState current, EngineInfo engine, Fallback fallback, Instant lastVerified,
                          List<ProbeResult> probes) {
-        this(current, engine, fallback, lastVerified, probes, null);
+        this(current, engine, fallback, lastVerified, probes, null, null);
     }
 
     public SandboxStatus withNode(String line) {
-        return new SandboxStatus(current, engine, fallback, lastVerified, probes, line);
+        return new SandboxStatus(current, engine, fallback, lastVerified, probes, line, warm);
     }
+
+    /** With the engine's warm-shell state ({@code on}, {@code off …}, {@code unavailable …}). */
+    public SandboxStatus withWarm(String state) {
+        return new SandboxStatus(current, engine, fallback, lastVerified, probes, node, state);
+    }
+
+    /** How commands run on a warm shell differ from the per-command sandbox, said beside its state. */
+    static final String WARM_DIFFERENCE = " (one sandboxed shell per run runs its Bash/Exec commands one at a time, "
+            + "each in its own user namespace and process group; every process a command leaves is killed before the "
+            + "next starts. The limits above then hold per run's shell, one command at a time: the shell's own few "
+            + "processes and ~50 MB count toward them, and files a command leaves in the sandbox's private tmpfs "
+            + "(/tmp outside the session temp dir, /dev/shm, ~) stay until the shell restarts)";
 
     public static final String UNSAFE_WARNING = "WARNING: Unsafe sandbox fallback is active: all sandbox "
             + "roots/denyWrite entries are inert; commands run unsandboxed.";
@@ -90,6 +102,8 @@ public record SandboxStatus(SandboxState current, EngineInfo engine, Fallback fa
         }
         if (effective() == Effective.NATIVE) {
             out.add("Limits: " + Limits.hostSummary());
+            String w = warm != null ? warm : NativeEngine.warmDefault ? "on" : NativeEngine.WARM_OFF;
+            out.add("Warm shell: " + w + (w.equals("on") ? WARM_DIFFERENCE : ""));
         }
         if (lastVerified != null) {
             out.add("Last verified: " + lastVerified);

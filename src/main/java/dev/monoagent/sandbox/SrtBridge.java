@@ -251,6 +251,16 @@ final class SrtBridge implements AutoCloseable {
         return r;
     }
 
+    /**
+     * Drops the wrap the bridge prepared ahead (it holds one count of srt's active-sandbox counter, which would keep
+     * the mount points of a sandbox that ended from being removed); the next cleanup prepares a new one.
+     */
+    void discard() throws IOException {
+        ObjectNode req = JSON.createObjectNode();
+        req.put("op", "discard");
+        call(req, Duration.ofSeconds(10));
+    }
+
     void cleanup() throws IOException {
         ObjectNode req = JSON.createObjectNode();
         req.put("op", "cleanup");

@@ -133,6 +133,14 @@ final class NodeReplSession implements AutoCloseable {
                 this(stray, null);
             }
         }
+
+        /** The engine ended the REPL before this evaluation was sent (nothing of it ran), for {@code why}. */
+        record Restarted(String why) implements Reply {}
+    }
+
+    /** Why the engine ended this REPL (the protected files changed under it), or null. */
+    String endedBecause() {
+        return process.endedBecause();
     }
 
     synchronized Reply eval(String code, Duration timeout) {
@@ -148,6 +156,12 @@ final class NodeReplSession implements AutoCloseable {
                 replies.add(EOF);
                 break;
             }
+        }
+        // the protected files may have changed since the REPL started: then it must not run again (issue 9 E-B)
+        String ended = process.refresh();
+        if (ended != null) {
+            dead = true;
+            return new Reply.Restarted(ended);
         }
         // stopped since the last evaluation's scan (see checkpoint): it runs again only while an evaluation is watched
         process.resume();

@@ -42,18 +42,62 @@ final class NodeReplTool extends BasicTool {
         if (scope == null) {
             return new ToolResult.Failed(ToolResult.FAILED, "Error: NodeRepl needs a run.");
         }
+        String restarted = null;
+        for (int attempt = 0; ; attempt++) {
+            Started st = session(ctx, scope);
+            if (st.failed() != null) {
+                return st.failed();
+            }
+            if (st.restarted() != null) {
+                restarted = st.restarted();
+            }
+            NodeReplSession.Reply reply = st.session().eval(code, timeout);
+            if (reply instanceof NodeReplSession.Reply.Restarted r && attempt == 0) {
+                // ended before this evaluation was sent: nothing of it ran, so it runs once in a fresh REPL
+                scope.discard(SCOPE_KEY);
+                restarted = r.why();
+                continue;
+            }
+            ToolResult result = result(reply, st.session(), st.fresh(), ctx, scope);
+            return restarted == null ? result : withRestartNote(result, restarted);
+        }
+    }
+
+    private record Started(NodeReplSession session, boolean fresh, String restarted, ToolResult failed) {}
+
+    /**
+     * The model must know its earlier definitions are gone when the engine restarted the REPL (the protected files
+     * changed under it): said first in the text and in {@code data.restarted}.
+     */
+    private static ToolResult withRestartNote(ToolResult r, String why) {
+        String note = "Note: the NodeRepl process was restarted before this evaluation: " + why + ". Its state was "
+                + "lost: variables, functions and imports from earlier evaluations are gone.\n";
+        return switch (r) {
+            case ToolResult.Ok ok -> {
+                var data = ok.data() instanceof com.fasterxml.jackson.databind.node.ObjectNode o ? o.deepCopy()
+                        : ToolOrchestrator.JSON.createObjectNode();
+                data.put("restarted", why);
+                yield new ToolResult.Ok(note + ok.text(), data);
+            }
+            case ToolResult.Failed f -> new ToolResult.Failed(f.code(), note + f.text());
+        };
+    }
+
+    private Started session(ToolContext ctx, RunScope scope) {
         NodeReplSession session;
         boolean fresh = false;
+        String restarted = null;
         synchronized (scope) {
             session = scope.peek(SCOPE_KEY, NodeReplSession.class);
             if (session != null && !session.alive()) {
+                restarted = session.endedBecause();
                 scope.discard(SCOPE_KEY);
                 session = null;
             }
             if (session == null) {
                 switch (NodeReplSession.start(ctx, READY_TIMEOUT)) {
                     case NodeReplSession.Start.Failed f -> {
-                        return f.result();
+                        return new Started(null, false, restarted, f.result());
                     }
                     case NodeReplSession.Start.Started s -> {
                         session = s.session();
@@ -64,7 +108,11 @@ final class NodeReplTool extends BasicTool {
                 }
             }
         }
-        NodeReplSession.Reply reply = session.eval(code, timeout);
+        return new Started(session, fresh, restarted, null);
+    }
+
+    private ToolResult result(NodeReplSession.Reply reply, NodeReplSession session, boolean fresh, ToolContext ctx,
+                              RunScope scope) {
         if (reply instanceof NodeReplSession.Reply.Done) {
             // what this evaluation wrote is recorded now, not when the REPL exits
             session.checkpoint(ctx.callId());
@@ -83,9 +131,15 @@ final class NodeReplTool extends BasicTool {
                     ctx.report(new Violation(Instant.now(), Violation.Tier.DETECTED, Violation.Kind.OTHER,
                             ctx.runId(), ctx.callId(), ToolNames.NODE_REPL, null, null, e.forged()));
                 }
+                String why = session.endedBecause();
                 yield new ToolResult.Failed(ToolResult.FAILED, (e.stray().isBlank() ? "" : e.stray().strip() + "\n")
-                        + "Error: the NodeRepl process exited; its state was lost. The next NodeRepl call starts a "
-                        + "fresh REPL.");
+                        + "Error: the NodeRepl process " + (why == null ? "exited" : "was ended: " + why)
+                        + "; its state was lost. The next NodeRepl call starts a fresh REPL.");
+            }
+            case NodeReplSession.Reply.Restarted r -> {
+                scope.discard(SCOPE_KEY);
+                yield new ToolResult.Failed(ToolResult.FAILED, "Error: the NodeRepl process was restarted twice in a "
+                        + "row (" + r.why() + "); nothing was evaluated.");
             }
             case NodeReplSession.Reply.Done d -> render(d, fresh);
         };

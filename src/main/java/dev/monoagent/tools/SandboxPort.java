@@ -66,6 +66,19 @@ public interface SandboxPort {
         default void resume() {
         }
 
+        /**
+         * Before the next evaluation: null when the process may go on; else why the engine ended it (the protected
+         * files changed since it started, so it would run under an old protected set).
+         */
+        default String refresh() {
+            return null;
+        }
+
+        /** Why the engine ended the process, or null. */
+        default String endedBecause() {
+            return null;
+        }
+
         /** Kills the process (SIGTERM, SIGKILL after 1 s) and cleans up; idempotent. */
         @Override
         void close();
@@ -114,6 +127,16 @@ public interface SandboxPort {
             @Override
             public void resume() {
                 p.resume();
+            }
+
+            @Override
+            public String refresh() {
+                return p.refresh();
+            }
+
+            @Override
+            public String endedBecause() {
+                return p.endedBecause();
             }
 
             @Override

@@ -125,6 +125,19 @@ class EscapeSuiteTest {
         assertEquals(SECRET, Files.readString(p), p + " content");
     }
 
+    /**
+     * Nothing of a denied write reached the host: the path is absent, or — while a warm shell lives (ADR 0021) — it is
+     * srt's empty mount point for the denied name, which stays in the workspace as long as that sandbox does.
+     */
+    private boolean noHostContent(Path p) throws java.io.IOException {
+        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return true;
+        }
+        boolean empty = Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                ? Files.list(p).findAny().isEmpty() : Files.size(p) == 0;
+        return empty && sb.engine() != null && sb.engine().warmShellsAlive() > 0;
+    }
+
     private void violation(String callId, Tier tier, Kind kind) throws InterruptedException {
         long deadline = System.nanoTime() + 2_000_000_000L;
         while (System.nanoTime() < deadline) {
@@ -181,7 +194,7 @@ class EscapeSuiteTest {
         a.add(new Attempt("env-production-existing", false, "echo X >> .env.production",
                 (c, id) -> unchanged(ws.resolve(".env.production"))));
         a.add(new Attempt("env-local-new", false, "echo X > .env.local", (c, id) -> {
-            assertFalse(Files.exists(ws.resolve(".env.local")), "well-known name is denied before it exists");
+            assertTrue(noHostContent(ws.resolve(".env.local")), "well-known name is denied before it exists");
             violation(id, Tier.OBSERVED, Kind.WRITE);
         }));
         a.add(new Attempt("env-custom-new", false, "echo X > .env.custom", (c, id) -> {
@@ -203,7 +216,7 @@ class EscapeSuiteTest {
                     assertNotEquals(0, c.exitCode());
                 }));
         a.add(new Attempt("git-init-without-git", false, "git init -q . && echo '[core]' >> .git/config",
-                (c, id) -> assertFalse(Files.exists(ws.resolve(".git/config")))));
+                (c, id) -> assertTrue(noHostContent(ws.resolve(".git/config")))));
         a.add(new Attempt("git-hooks-in-repo", true, "echo evil > .git/hooks/pre-commit", (c, id) -> {
             assertFalse(Files.exists(repo.resolve(".git/hooks/pre-commit")));
             violation(id, Tier.OBSERVED, Kind.WRITE);
@@ -382,7 +395,7 @@ class EscapeSuiteTest {
                     assertEquals("ping\n", new String(buf, StandardCharsets.UTF_8));
                     proc.destroy();
                     assertNotEquals(0, proc.waitFor());
-                    assertFalse(Files.exists(ws.resolve(".env.local")), "mount points cleaned after exit");
+                    assertTrue(noHostContent(ws.resolve(".env.local")), "mount points cleaned after exit");
                 }));
     }
 }

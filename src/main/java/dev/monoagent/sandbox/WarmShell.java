@@ -1,0 +1,504 @@
+package dev.monoagent.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The host end of one run's warm shell ({@code warm-shell.js}): a sandboxed server — itself the command srt wrapped —
+ * that runs the run's commands one at a time, each in a user namespace and process group of its own, and kills
+ * whatever a command left behind before it reports the command done. Requests and replies are authenticated with a
+ * per-process key the commands never see (ADR 0021); any frame that fails, any byte outside a frame, a dead server or
+ * a failed sweep is a doubt: the shell is killed, and the engine runs later commands on fresh per-command sandboxes.
+ * After each command the host also checks, from outside, that only the processes present at ready remain.
+ */
+final class WarmShell implements AutoCloseable {
+    static final String SCRIPT_RESOURCE = "warm-shell.js";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern HEAD = Pattern.compile("\u0001W ([rsoed]) ([0-9]{1,18}) ([0-9]{1,9}) ([0-9a-f]{64})");
+    private static final int MAX_FRAME = 1 << 20;
+    private static final Object EOF = new Object();
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** What became of one command sent to the shell. */
+    sealed interface Outcome {
+        /** It ran. {@code doubt}: why the shell must not be used again (null: it may). */
+        record Ran(ProcessRunner.Result result, String doubt) implements Outcome {}
+
+        /** Nothing of it ran (the shell failed before spawning it): the caller runs it on a fresh sandbox. */
+        record NotRun(String why) implements Outcome {}
+    }
+
+    private record Frame(char kind, long id, byte[] body) {}
+
+    /** When a command started and the key its engine events are filed under (srt only knows the shell's wrap). */
+    private record Window(Instant start, String callKey) {}
+
+    private final Process process;
+    private final Limits.Slot slot;
+    private final String wrapId;
+    private final List<Integer> ports;
+    private final long generation;
+    private final SecretKeySpec key;
+    private final BlockingQueue<Object> frames = new LinkedBlockingQueue<>();
+    private final Map<Long, String> nonces = new ConcurrentHashMap<>();
+    private final Deque<Window> windows = new ArrayDeque<>();
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final StringBuilder stderr = new StringBuilder();
+    private volatile String broken;
+    private volatile Set<String> baseline = Set.of();
+    private volatile String layout = "";
+    private long nextId = 1;
+
+    private WarmShell(Process process, Limits.Slot slot, String wrapId, List<Integer> ports, long generation,
+                      byte[] key) {
+        this.process = process;
+        this.slot = slot;
+        this.wrapId = wrapId;
+        this.ports = List.copyOf(ports);
+        this.generation = generation;
+        this.key = new SecretKeySpec(key, "HmacSHA256");
+        ProcessRunner.pump("warm-shell-frames", (Runnable) this::readLoop);
+        ProcessRunner.pump("warm-shell-stderr", (Runnable) this::stderrLoop);
+    }
+
+    static String script() throws IOException {
+        try (InputStream in = WarmShell.class.getResourceAsStream(SCRIPT_RESOURCE)) {
+            if (in == null) {
+                throw new IOException("warm shell script resource missing");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * Hands the freshly spawned server its key and waits for its ready frame; then records, from outside, which
+     * processes the sandbox holds (srt's, the server's and its ancestors'): only those may outlive a command.
+     */
+    static WarmShell handshake(Process p, Limits.Slot slot, String wrapId, List<Integer> ports, long generation,
+                               Duration timeout) throws IOException {
+        byte[] key = new byte[32];
+        RANDOM.nextBytes(key);
+        WarmShell s = new WarmShell(p, slot, wrapId, ports, generation, key);
+        try {
+            OutputStream in = p.getOutputStream();
+            in.write(("KEY " + HexFormat.of().formatHex(key) + "\n").getBytes(StandardCharsets.US_ASCII));
+            in.flush();
+        } catch (IOException e) {
+            s.kill();
+            throw new IOException("warm shell did not start: " + e.getMessage());
+        }
+        java.util.Arrays.fill(key, (byte) 0);
+        Object o;
+        try {
+            o = s.frames.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            o = null;
+        }
+        if (!(o instanceof Frame f) || f.kind() != 'r') {
+            String why = s.broken != null ? s.broken : o == null ? "no ready frame in " + timeout.toMillis() + " ms"
+                    : "the server exited";
+            s.kill();
+            throw new IOException("warm shell did not start: " + why + s.stderrTail());
+        }
+        s.baseline = s.members();
+        return s;
+    }
+
+    String wrapId() {
+        return wrapId;
+    }
+
+    /** The protected layout the shell's mounts fit (set by the engine right after its start). */
+    String layout() {
+        return layout;
+    }
+
+    void layout(String l) {
+        layout = l;
+    }
+
+    List<Integer> ports() {
+        return ports;
+    }
+
+    long generation() {
+        return generation;
+    }
+
+    /** Usable for another command: alive, never doubted. */
+    boolean usable() {
+        return broken == null && process.isAlive();
+    }
+
+    boolean tryAcquire() {
+        return busy.compareAndSet(false, true);
+    }
+
+    void release() {
+        busy.set(false);
+    }
+
+    /** The call an engine event at {@code t} belongs to: the latest command started at or before it, else null. */
+    String callAt(Instant t) {
+        synchronized (windows) {
+            for (var it = windows.descendingIterator(); it.hasNext(); ) {
+                Window w = it.next();
+                if (!w.start().isAfter(t)) {
+                    return w.callKey();
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Runs one command. {@code env} is the whole sandbox environment for it (srt's own variables are added inside);
+     * output is bounded per stream at {@code maxBytes}, the timeout ends its process group (SIGTERM, SIGKILL a second
+     * later) and the sweep everything else it started.
+     */
+    Outcome run(String callKey, List<String> argv, Map<String, String> env, Path cwd, String stdin, Duration timeout,
+                long maxBytes, OutputListener live) {
+        if (!usable()) {
+            return new Outcome.NotRun(broken == null ? "the warm shell exited" : broken);
+        }
+        for (Object stale; (stale = frames.poll()) != null; ) {
+            // between commands the server sends nothing: anything queued now is not a reply to what follows
+            doubt(stale == EOF ? "the warm shell exited" : "a frame arrived between commands");
+            return new Outcome.NotRun(broken);
+        }
+        long id = nextId++;
+        String nonce = HexFormat.of().formatHex(randomBytes(16));
+        nonces.put(id, nonce);
+        long t0 = System.nanoTime();
+        synchronized (windows) {
+            windows.addLast(new Window(Instant.now(), callKey));
+            while (windows.size() > 64) {
+                windows.removeFirst();
+            }
+        }
+        try {
+            ObjectNode req = JSON.createObjectNode();
+            req.put("op", "run").put("id", id).put("nonce", nonce).put("cwd", cwd.toString())
+                    .put("timeoutMs", Math.max(1, timeout.toMillis())).put("maxBytes", maxBytes);
+            req.set("argv", JSON.valueToTree(argv));
+            req.set("env", JSON.valueToTree(env));
+            if (stdin != null) {
+                req.put("stdin", stdin);
+            }
+            byte[] body = JSON.writeValueAsBytes(req);
+            byte[] head = (body.length + " " + HexFormat.of().formatHex(hmac("req\n", body)) + "\n")
+                    .getBytes(StandardCharsets.US_ASCII);
+            OutputStream in = process.getOutputStream();
+            synchronized (in) {
+                in.write(head);
+                in.write(body);
+                in.flush();
+            }
+        } catch (IOException e) {
+            doubt("the warm shell's request channel failed: " + e.getMessage());
+            return new Outcome.NotRun(broken);
+        }
+        ProcessRunner.Utf8Chunks liveOut = new ProcessRunner.Utf8Chunks(false, live);
+        ProcessRunner.Utf8Chunks liveErr = new ProcessRunner.Utf8Chunks(true, live);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        boolean truncated = false;
+        boolean started = false;
+        // the server ends the command at the timeout and sweeps within seconds; past this it is not answering
+        long deadline = t0 + timeout.toNanos() + TimeUnit.SECONDS.toNanos(10);
+        try {
+            for (;;) {
+                long left = deadline - System.nanoTime();
+                Object o = left <= 0 ? null : frames.poll(left, TimeUnit.NANOSECONDS);
+                if (o == null || o == EOF) {
+                    doubt(o == null ? "the warm shell did not finish a command in time" : broken != null ? broken
+                            : "the warm shell exited");
+                    if (!started) {
+                        return new Outcome.NotRun(broken);
+                    }
+                    kill();
+                    err.writeBytes(("\nmono-agent: " + broken + "; the command was killed and its output may be "
+                            + "incomplete\n").getBytes(StandardCharsets.UTF_8));
+                    return new Outcome.Ran(result(137, 9, out, err, truncated, o == null, t0), broken);
+                }
+                Frame f = (Frame) o;
+                if (f.id() != id || (!started && f.kind() != 's') || (started && f.kind() == 's')) {
+                    doubt("a frame out of order (" + f.kind() + " for " + f.id() + ")");
+                    if (!started) {
+                        return new Outcome.NotRun(broken);
+                    }
+                    kill();
+                    return new Outcome.Ran(result(137, 9, out, err, truncated, false, t0), broken);
+                }
+                switch (f.kind()) {
+                    case 's' -> started = true;
+                    case 'o', 'e' -> {
+                        ByteArrayOutputStream to = f.kind() == 'o' ? out : err;
+                        long room = maxBytes - to.size();
+                        if (room > 0) {
+                            to.write(f.body(), 0, (int) Math.min(room, f.body().length));
+                        }
+                        if (f.body().length > room) {
+                            truncated = true;
+                        }
+                        (f.kind() == 'o' ? liveOut : liveErr).accept(f.body(), f.body().length);
+                    }
+                    case 'd' -> {
+                        JsonNode d = JSON.readTree(f.body());
+                        String doubt = d.path("sweepOk").asBoolean(false) ? null
+                                : "the warm shell could not kill what a command left behind";
+                        if (doubt == null) {
+                            doubt = verifySwept();
+                        }
+                        if (doubt != null) {
+                            doubt(doubt);
+                            kill();
+                        }
+                        return new Outcome.Ran(result(d.path("exit").asInt(1), d.path("signal").asInt(0), out, err,
+                                truncated || d.path("truncated").asBoolean(), d.path("timedOut").asBoolean(), t0),
+                                doubt);
+                    }
+                    default -> {
+                        doubt("an unexpected frame kind " + f.kind());
+                        kill();
+                        return new Outcome.Ran(result(137, 9, out, err, truncated, false, t0), broken);
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            doubt("interrupted");
+            kill();
+            return started ? new Outcome.Ran(result(137, 9, out, err, truncated, false, t0), broken)
+                    : new Outcome.NotRun(broken);
+        } catch (IOException e) {
+            doubt("a done frame that is not JSON");
+            kill();
+            return new Outcome.Ran(result(137, 9, out, err, truncated, false, t0), broken);
+        } finally {
+            nonces.remove(id);
+        }
+    }
+
+    private static ProcessRunner.Result result(int exit, int signal, ByteArrayOutputStream out,
+                                               ByteArrayOutputStream err, boolean truncated, boolean timedOut,
+                                               long t0) {
+        return new ProcessRunner.Result(exit, signal, out.toByteArray(), err.toByteArray(), truncated, timedOut,
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * The host's own check after the server's sweep: the processes of the sandbox now are exactly those present at
+     * ready (pid and start time). Anything else is killed here and makes the shell doubtful.
+     */
+    private String verifySwept() {
+        Set<String> extra = new HashSet<>(members());
+        extra.removeAll(baseline);
+        // a process the sweep killed may not be reaped yet: a zombie runs nothing
+        extra.removeIf(m -> zombie(Long.parseLong(m.substring(0, m.indexOf('@')))));
+        if (extra.isEmpty()) {
+            return null;
+        }
+        for (String m : extra) {
+            ProcessHandle.of(Long.parseLong(m.substring(0, m.indexOf('@')))).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        return extra.size() + " process(es) were still in the sandbox after the warm shell's sweep";
+    }
+
+    /** Whether {@code pid} is a zombie or gone (state Z/X in /proc, or no /proc entry). */
+    private static boolean zombie(long pid) {
+        try {
+            String st = java.nio.file.Files.readString(Path.of("/proc/" + pid + "/stat"));
+            char state = st.charAt(st.lastIndexOf(')') + 2);
+            return state == 'Z' || state == 'X';
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** The sandbox's processes as {@code pid@start}: its control group's, else the server process tree's. */
+    private Set<String> members() {
+        Set<String> out = new HashSet<>();
+        List<Long> group = slot.members();
+        if (group != null) {
+            for (long pid : group) {
+                ProcessHandle.of(pid).ifPresent(h -> out.add(ident(h)));
+            }
+        } else {
+            out.add(ident(process.toHandle()));
+            process.descendants().forEach(h -> out.add(ident(h)));
+        }
+        out.removeIf(m -> m.endsWith("@?"));
+        return out;
+    }
+
+    private static String ident(ProcessHandle h) {
+        return h.pid() + "@" + h.info().startInstant().map(Instant::toString).orElse("?");
+    }
+
+    private byte[] hmac(String prefix, byte[] body) {
+        try {
+            Mac m = Mac.getInstance("HmacSHA256");
+            m.init(key);
+            m.update(prefix.getBytes(StandardCharsets.UTF_8));
+            return m.doFinal(body);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    private void doubt(String why) {
+        if (broken == null) {
+            broken = why;
+        }
+    }
+
+    /** Why the shell is unusable (null: it is usable). */
+    String broken() {
+        return broken;
+    }
+
+    private void readLoop() {
+        try (InputStream in = new BufferedInputStream(process.getInputStream(), 1 << 16)) {
+            for (;;) {
+                String head = readHead(in);
+                if (head == null) {
+                    break;
+                }
+                Matcher m = HEAD.matcher(head);
+                if (!m.matches()) {
+                    doubt("output from the warm shell outside its frames");
+                    break;
+                }
+                int len = Integer.parseInt(m.group(3));
+                if (len > MAX_FRAME) {
+                    doubt("an oversized frame from the warm shell");
+                    break;
+                }
+                byte[] body = in.readNBytes(len);
+                if (body.length < len) {
+                    doubt("a truncated frame from the warm shell");
+                    break;
+                }
+                long id = Long.parseLong(m.group(2));
+                String nonce = id == 0 ? "ready" : nonces.get(id);
+                if (nonce == null) {
+                    doubt("a frame for no request (" + m.group(1) + " " + id + ")");
+                    break;
+                }
+                if (!MessageDigest.isEqual(hmac(m.group(1) + " " + id + " " + nonce + "\n", body),
+                        HexFormat.of().parseHex(m.group(4)))) {
+                    doubt("a frame that failed authentication (forged or corrupted)");
+                    break;
+                }
+                frames.add(new Frame(m.group(1).charAt(0), id, body));
+            }
+        } catch (IOException e) {
+            // the server is gone
+        } finally {
+            if (broken != null) {
+                kill();
+            }
+            frames.add(EOF);
+        }
+    }
+
+    /** One frame head line (without the newline), null at a clean end of stream; at most 160 bytes. */
+    private String readHead(InputStream in) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (;;) {
+            int b = in.read();
+            if (b < 0) {
+                if (!sb.isEmpty()) {
+                    doubt("a truncated frame head from the warm shell");
+                }
+                return null;
+            }
+            if (b == '\n') {
+                return sb.toString();
+            }
+            if (sb.length() >= 160) {
+                doubt("output from the warm shell outside its frames");
+                return null;
+            }
+            sb.append((char) b);
+        }
+    }
+
+    private void stderrLoop() {
+        byte[] b = new byte[8192];
+        try (InputStream err = process.getErrorStream()) {
+            for (int n; (n = err.read(b)) > 0; ) {
+                synchronized (stderr) {
+                    if (stderr.length() < 8192) {
+                        stderr.append(new String(b, 0, n, StandardCharsets.UTF_8));
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // closed with the process
+        }
+    }
+
+    private String stderrTail() {
+        synchronized (stderr) {
+            String s = stderr.toString().strip();
+            return s.isEmpty() ? "" : " (" + (s.length() > 400 ? s.substring(s.length() - 400) : s) + ")";
+        }
+    }
+
+    /** Kills every process of the shell's sandbox (its group and control group); the slot is released. */
+    void kill() {
+        if (broken == null) {
+            broken = "closed";
+        }
+        ProcessRunner.killGroup(process, "KILL");
+        slot.release();
+        try {
+            process.waitFor(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        kill();
+    }
+}

@@ -1,0 +1,302 @@
+'use strict';
+// mono-agent warm shell server: one per run, itself the command srt wraps (so it runs inside bwrap + seccomp with the
+// run's mount, network and pid namespaces), runs the run's Bash/Exec commands one at a time. See
+// docs/decisions/0021-warm-shell.md.
+//
+// Isolation from the commands it runs. Each command is started through `unshare --user` (a user namespace of its own,
+// the same uid/gid mapped): a process in a child user namespace holds no capability over this one, so it cannot
+// ptrace this server, read or write its memory, or open its descriptors through /proc/<pid>/fd (all need
+// CAP_SYS_PTRACE in the server's namespace). The command's stdout/stderr are pipes this server owns; they are never
+// the control channel.
+//
+// Protocol. The host's first line on stdin is "KEY <64 hex>" (sent before any command exists, then held only in a
+// KeyObject; nothing is answered before it). Requests: "<bytes> <hmac>\n<json>" with hmac = HMAC-SHA256(key, "req\n" + json); a request that fails
+// it ends the server. Replies on fd 1 are frames "\x01W <kind> <id> <bytes> <hmac>\n<body>" with hmac =
+// HMAC-SHA256(key, "<kind> <id> <nonce>\n" + body), binding each frame to the request's random nonce: kinds r (ready),
+// s (about to spawn), o/e (stdout/stderr bytes), d (done: JSON). Nothing else is written to fd 1.
+//
+// After each command: whatever it left in the sandbox's pid namespace (every process not present when the server
+// became ready, identified by pid and start time) is killed before the done frame, so nothing of it runs while the
+// host scans or while the next command runs. srt's forwarders, this server and its ancestors were present then.
+(function monoAgentWarmShell() {
+const fs = require('node:fs');
+const crypto = require('node:crypto');
+const os = require('node:os');
+const { spawn, spawnSync } = require('node:child_process');
+
+const say = (...a) => { try { fs.writeSync(2, a.join(' ') + '\n'); } catch (e) { /* gone */ } };
+console.log = console.info = console.warn = console.error = say;
+
+// the key: set from the first stdin line, before any command exists (see the protocol above)
+let key = null;
+const mac = (...parts) => {
+  const h = crypto.createHmac('sha256', key);
+  for (const p of parts) h.update(p);
+  return h.digest();
+};
+
+const UNSHARE = process.env.MONO_AGENT_UNSHARE;
+const UID = String(process.getuid());
+const GID = String(process.getgid());
+// what srt added to or changed in the environment we were launched with (its proxies, TMPDIR, SRT_*): every command
+// gets it on top of the environment the host sends, as a command srt wrapped itself would
+let launched = {};
+try { launched = JSON.parse(process.env.MONO_AGENT_OWN || '{}'); } catch (e) { process.exit(3); }
+const SHELL_ONLY = new Set(['PWD', 'OLDPWD', '_', 'SHLVL']);
+const fromSrt = {};
+for (const [k, v] of Object.entries(process.env)) {
+  if (k.startsWith('MONO_AGENT_') || SHELL_ONLY.has(k) || launched[k] === v) continue;
+  fromSrt[k] = v;
+}
+
+function writeAll(buf) {
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(1, buf, off, buf.length - off, null);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') process.exit(6);
+    }
+  }
+}
+
+function frame(kind, id, nonce, body) {
+  const b = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
+  const h = mac(kind + ' ' + id + ' ' + nonce + '\n', b).toString('hex');
+  writeAll(Buffer.concat([Buffer.from('\x01W ' + kind + ' ' + id + ' ' + b.length + ' ' + h + '\n', 'latin1'), b]));
+}
+
+// pid -> start time (field 22 of /proc/<pid>/stat) of every process present at ready
+function ident(pid) {
+  try {
+    const s = fs.readFileSync('/proc/' + pid + '/stat', 'latin1');
+    const rest = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return { state: rest[0], start: rest[19] };
+  } catch (e) {
+    return null;
+  }
+}
+function pids() {
+  return fs.readdirSync('/proc').filter((n) => /^[0-9]+$/.test(n)).map(Number);
+}
+const baseline = new Map();
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
+function sweep() {
+  let killed = 0;
+  for (let round = 0; round < 400; round++) {
+    const extra = [];
+    for (const p of pids()) {
+      const id = ident(p);
+      if (id === null || id.state === 'Z' || id.state === 'X') continue; // gone, or a zombie: runs nothing
+      if (baseline.get(p) === id.start) continue;
+      extra.push(p);
+    }
+    if (extra.length === 0) return { ok: true, killed };
+    for (const p of extra) {
+      try { process.kill(p, 'SIGKILL'); killed++; } catch (e) { /* already gone */ }
+    }
+    Atomics.wait(nap, 0, 0, round < 20 ? 1 : 10);
+  }
+  return { ok: false, killed };
+}
+
+// the per-command user namespace must work here, or no command runs warm
+const probe = spawnSync(UNSHARE, ['--user', '--map-user=' + UID, '--map-group=' + GID, '--', 'true'],
+  { stdio: 'ignore', timeout: 5000 });
+if (probe.status !== 0) {
+  say('warm shell: unshare --user failed (' + (probe.error ? probe.error.message : 'exit ' + probe.status) + ')');
+  process.exit(7);
+}
+for (const p of pids()) {
+  const id = ident(p);
+  if (id !== null) baseline.set(p, id.start);
+}
+
+let busy = false;
+
+// A command's stdout/stderr are FIFOs, not the socketpairs Node's 'pipe' stdio makes: a per-command sandbox gives
+// real pipes, and reopening one (`> /dev/stdout`, `tee /proc/self/fd/1`) fails with ENXIO on a socket. They are made
+// in the sandbox's private /dev/shm, a batch at a time (one mkfifo per 16 commands) and only when no command process
+// exists (at start, after a sweep); each is opened, checked to be a FIFO and unlinked before its command starts. A
+// command may replace a later one's path: with anything but a FIFO the next command fails to start (a doubt), and a
+// FIFO carries no data once every process that held it is gone (the sweep saw to that), so it cannot plant output.
+const net = require('node:net');
+const FIFO_DIR = fs.mkdtempSync('/dev/shm/.mono-agent-warm-');
+const FIFO_BATCH = 16;
+let fifoSeq = 0;
+const fifoPool = [];
+function makeFifos() {
+  if (fifoPool.length > 0) return;
+  const batch = [];
+  for (let i = 0; i < FIFO_BATCH; i++) {
+    const n = ++fifoSeq;
+    batch.push([FIFO_DIR + '/o' + n, FIFO_DIR + '/e' + n]);
+  }
+  const r = spawnSync('mkfifo', batch.flat(), { stdio: 'ignore', timeout: 5000 });
+  if (r.status === 0) fifoPool.push(...batch);
+}
+function openFifos() {
+  const paths = fifoPool.shift();
+  if (paths === undefined) throw new Error('no output FIFOs');
+  const out = [];
+  try {
+    for (const p of paths) {
+      const rd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      const wr = fs.openSync(p, fs.constants.O_WRONLY);
+      if (!fs.fstatSync(rd).isFIFO() || !fs.fstatSync(wr).isFIFO()) throw new Error('not a FIFO: ' + p);
+      out.push({ rd, wr });
+    }
+  } finally {
+    for (const p of paths) { try { fs.unlinkSync(p); } catch (e) { /* gone */ } }
+  }
+  return out;
+}
+function stdinFd(text) {
+  if (typeof text !== 'string') return 'ignore';
+  const p = FIFO_DIR + '/i' + (++fifoSeq);
+  fs.writeFileSync(p, text, { mode: 0o600, flag: 'wx' });
+  const fd = fs.openSync(p, 'r');
+  fs.unlinkSync(p);
+  return fd;
+}
+makeFifos();
+
+function run(req) {
+  const { id, nonce } = req;
+  const max = req.maxBytes;
+  const counts = { o: 0, e: 0 };
+  let truncated = false;
+  let timedOut = false;
+  let sent = 0;
+  let exited = null;
+  const open = new Set(['o', 'e']);
+  let finished = false;
+  let pipeWait = null;
+  const readers = [];
+  frame('s', id, nonce, '');
+  let child;
+  let fifos = null;
+  let input = 'ignore';
+  try {
+    fifos = openFifos();
+    input = stdinFd(req.stdin);
+    child = spawn(UNSHARE, ['--user', '--map-user=' + UID, '--map-group=' + GID, '--', ...req.argv],
+      { cwd: req.cwd, env: { ...req.env, ...fromSrt }, detached: true, stdio: [input, fifos[0].wr, fifos[1].wr] });
+  } catch (e) {
+    if (fifos) fifos.forEach((f) => { fs.closeSync(f.rd); fs.closeSync(f.wr); });
+    finish({ exit: 127, signal: 0, note: 'mono-agent: cannot start command: ' + e.message + '\n' });
+    return;
+  } finally {
+    if (typeof input === 'number') fs.closeSync(input);
+    // only the command holds the write ends now: the reads end when it and all it started have closed them
+    if (fifos && child) fifos.forEach((f) => fs.closeSync(f.wr));
+  }
+  function finish(r) {
+    if (finished) return;
+    finished = true;
+    const s = sweep();
+    for (const r of readers) r.destroy();
+    if (!s.ok) process.exit(8); // something outran the sweep: the host kills the whole sandbox
+    // nothing of the command runs any more, so the next command's FIFOs cannot be tampered with; made before the
+    // done frame, so the host's own check sees no helper process of ours
+    makeFifos();
+    const note = r.note ? Buffer.from(r.note, 'utf8') : null;
+    if (note) frame('e', id, nonce, note);
+    frame('d', id, nonce, JSON.stringify({ exit: r.exit, signal: r.signal, timedOut, truncated,
+      swept: s.killed, sweepOk: s.ok }));
+    busy = false;
+  }
+  function maybeDone() {
+    if (exited === null || open.size > 0) return;
+    clearTimeout(pipeWait);
+    finish(exited);
+  }
+  const pump = (stream, kind) => {
+    readers.push(stream);
+    stream.on('data', (b) => {
+      if (finished) return;
+      const room = max - counts[kind];
+      if (room <= 0) { truncated = true; return; }
+      const part = b.length > room ? b.subarray(0, room) : b;
+      if (b.length > room) truncated = true;
+      counts[kind] += part.length;
+      frame(kind, id, nonce, part);
+    });
+    stream.on('close', () => { open.delete(kind); maybeDone(); });
+    stream.on('error', () => { /* closed by a kill */ });
+  };
+  pump(new net.Socket({ fd: fifos[0].rd, readable: true, writable: false }), 'o');
+  pump(new net.Socket({ fd: fifos[1].rd, readable: true, writable: false }), 'e');
+  const group = (sig) => {
+    try { process.kill(-child.pid, sig); } catch (e) { /* gone */ }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    sent = 15;
+    group('SIGTERM');
+    setTimeout(() => {
+      if (exited === null) { sent = 9; group('SIGKILL'); }
+    }, 1000).unref();
+  }, req.timeoutMs);
+  child.on('error', (e) => {
+    clearTimeout(timer);
+    if (exited === null) {
+      exited = { exit: 127, signal: 0, note: 'mono-agent: cannot start command: ' + e.message + '\n' };
+      open.clear();
+      maybeDone();
+    }
+  });
+  child.on('exit', (code, signal) => {
+    clearTimeout(timer);
+    const signo = signal ? (os.constants.signals[signal] || 0) : 0;
+    const exit = signal ? 128 + signo : code;
+    exited = { exit, signal: timedOut ? sent : (exit > 128 && exit < 128 + 65 ? exit - 128 : 0) };
+    // like a per-command sandbox: a background process may hold the pipes open for up to 2 s, then it is killed
+    pipeWait = setTimeout(() => { open.clear(); maybeDone(); }, 2000);
+    maybeDone();
+  });
+}
+
+let pending = Buffer.alloc(0);
+function parse() {
+  if (key === null) {
+    const nl = pending.indexOf(10);
+    if (nl < 0) {
+      if (pending.length > 80) process.exit(3);
+      return;
+    }
+    const line = pending.toString('latin1', 0, nl);
+    pending.fill(0, 0, nl);
+    pending = pending.subarray(nl + 1);
+    if (!/^KEY [0-9a-f]{64}$/.test(line)) process.exit(3);
+    const raw = Buffer.from(line.slice(4), 'hex');
+    key = crypto.createSecretKey(raw);
+    raw.fill(0);
+    frame('r', 0, 'ready', JSON.stringify({ pid: process.pid, baseline: baseline.size }));
+  }
+  for (;;) {
+    const nl = pending.indexOf(10);
+    if (nl < 0) {
+      if (pending.length > 128) process.exit(4);
+      return;
+    }
+    const m = /^([0-9]{1,9}) ([0-9a-f]{64})$/.exec(pending.toString('latin1', 0, nl));
+    if (!m) process.exit(4);
+    const len = Number(m[1]);
+    if (pending.length - (nl + 1) < len) return;
+    const body = Buffer.from(pending.subarray(nl + 1, nl + 1 + len));
+    pending = pending.subarray(nl + 1 + len);
+    if (!crypto.timingSafeEqual(mac('req\n', body), Buffer.from(m[2], 'hex'))) process.exit(4);
+    let req;
+    try { req = JSON.parse(body.toString('utf8')); } catch (e) { process.exit(4); }
+    if (req === null || typeof req !== 'object' || req.op !== 'run' || !Number.isSafeInteger(req.id)
+        || typeof req.nonce !== 'string' || !Array.isArray(req.argv) || busy) process.exit(4);
+    busy = true;
+    run(req);
+  }
+}
+process.stdin.on('data', (chunk) => { pending = Buffer.concat([pending, chunk]); parse(); });
+process.stdin.on('end', () => { sweep(); process.exit(0); });
+process.stdin.on('error', () => process.exit(5));
+})();

@@ -1,0 +1,197 @@
+package dev.monoagent.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.common.Event;
+import dev.monoagent.common.Violation;
+import dev.monoagent.config.Enums.NetworkMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 12 part 3 against the real srt + bubblewrap: a run's Bash/Exec commands go to one warm shell (proved by the
+ * commands sharing the shell's pid namespace), nothing a command starts survives into the next command, violations
+ * stay with the call that caused them, and a command cannot forge the shell's replies or reach its channel.
+ */
+class WarmShellTest {
+    @TempDir
+    static Path tmp;
+    static Sandbox sb;
+    static Path ws;
+    static TestEngine.Events events;
+
+    static boolean warmWas;
+
+    @BeforeAll
+    static void open() throws Exception {
+        warmWas = NativeEngine.warmDefault;
+        NativeEngine.warmDefault = true;
+        ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        events = new TestEngine.Events();
+        sb = Sandbox.open(TestEngine.config(ws, NetworkMode.NONE, List.of()), events, TestEngine.env());
+        assertEquals("ready", sb.status().state(), String.valueOf(sb.status().reason()));
+    }
+
+    @AfterAll
+    static void close() {
+        NativeEngine.warmDefault = warmWas;
+        if (sb != null) {
+            sb.close();
+        }
+    }
+
+    private static ExecOutcome.Completed bash(String run, String call, String cmd) {
+        return TestEngine.bash(sb, ws, cmd, run, call, Duration.ofSeconds(60));
+    }
+
+    @Test
+    void aRunsCommandsShareOneWarmShell() {
+        String run = "run-" + UUID.randomUUID();
+        var a = bash(run, "a", "readlink /proc/self/ns/pid");
+        var b = bash(run, "b", "readlink /proc/self/ns/pid");
+        assertEquals(0, a.exitCode(), a.stderr());
+        assertEquals(a.stdout(), b.stdout(), "two commands of one run in one sandbox (the warm shell's); "
+                + a.violations() + b.violations());
+        var other = bash("run-" + UUID.randomUUID(), "c", "readlink /proc/self/ns/pid");
+        assertNotEquals(a.stdout(), other.stdout(), "another run gets its own shell");
+        assertTrue(sb.status().lines().stream().anyMatch(l -> l.startsWith("Warm shell: on")),
+                sb.status().lines().toString());
+    }
+
+    @Test
+    void eachCommandGetsItsOwnCwdEnvStdinAndExitCode() throws Exception {
+        String run = "run-" + UUID.randomUUID();
+        Path sub = Files.createDirectories(ws.resolve("sub"));
+        ExecOutcome o = sb.exec(new CommandSpec(List.of("/bin/bash", "-c", "pwd; echo \"$FOO\"; cat; echo err >&2; "
+                + "exit 7"), sub, Duration.ofSeconds(30), "from-stdin\n", Map.of("FOO", "bar"), run, "x", "Bash",
+                1 << 20));
+        var c = (ExecOutcome.Completed) o;
+        assertEquals(sub + "\nbar\nfrom-stdin\n", c.stdout());
+        assertEquals("err\n", c.stderr());
+        assertEquals(7, c.exitCode());
+        var next = bash(run, "y", "pwd; echo \"[$FOO]\"; echo $HTTP_PROXY | cut -c1-7");
+        assertEquals(ws + "\n[]\nhttp://\n", next.stdout(), "no cwd or env carried over; srt's proxy env is there");
+    }
+
+    @Test
+    void stdoutAndStderrArePipesThatCanBeReopened() {
+        var r = bash("run-" + UUID.randomUUID(), "p", "echo out > /dev/stdout; echo err > /proc/self/fd/2; "
+                + "stat -L -c %F /dev/stdout");
+        assertEquals("out\nfifo\n", r.stdout(), r.stderr());
+        assertEquals("err\n", r.stderr());
+    }
+
+    @Test
+    void nothingACommandStartedIsAliveWhenTheNextOneStarts() throws Exception {
+        String run = "run-" + UUID.randomUUID();
+        String tag = "10" + (System.nanoTime() % 90000 + 10000);
+        var first = bash(run, "bg", "sleep " + tag + "1 & "
+                + "setsid sleep " + tag + "2 </dev/null >/dev/null 2>&1 & "
+                + "nohup sleep " + tag + "3 >/dev/null 2>&1 & "
+                + "( ( sleep " + tag + "4 </dev/null >/dev/null 2>&1 & ) & ) ; "
+                + "bash -c 'trap \"\" TERM HUP INT; exec sleep " + tag + "5' </dev/null >/dev/null 2>&1 & "
+                + "perl -e '$SIG{TERM}=\"IGNORE\"; fork and exit; sleep " + tag + "6' </dev/null >/dev/null 2>&1; "
+                + "sleep 0.2; echo started");
+        assertTrue(first.stdout().contains("started"), first.stdout() + first.stderr());
+        // inside: the next command of the same run sees none of them
+        var next = bash(run, "look", "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done");
+        assertFalse(next.stdout().contains(tag), "a process of the previous command is alive:\n" + next.stdout());
+        // outside: nor does the host
+        List<String> left = ProcessHandle.allProcesses().map(h -> h.info().commandLine().orElse(""))
+                .filter(c -> c.contains(tag)).toList();
+        assertEquals(List.of(), left, "still alive on the host");
+        assertEquals(0, next.exitCode());
+    }
+
+    @Test
+    void violationsStayWithTheCallThatCausedThem() throws Exception {
+        String run = "run-" + UUID.randomUUID();
+        Files.writeString(ws.resolve(".env"), "SECRET=1\n");
+        var clean = bash(run, "call-clean", "echo ok > allowed.txt; cat allowed.txt");
+        var blocked = bash(run, "call-blocked", "echo pwned >> .env; echo rc=$?");
+        assertEquals("ok\n", clean.stdout());
+        assertEquals("SECRET=1\n", Files.readString(ws.resolve(".env")));
+        assertEquals(List.of(), clean.violations(), "the first call did nothing blocked");
+        assertTrue(blocked.violations().stream().anyMatch(v -> v.tier() == Violation.Tier.OBSERVED
+                && v.target() != null && v.target().endsWith("/.env") && "call-blocked".equals(v.callId())),
+                blocked.violations().toString());
+        Thread.sleep(300);
+        List<Violation> logged = events.all.stream().filter(e -> e instanceof Event.ViolationObserved)
+                .map(e -> ((Event.ViolationObserved) e).violation()).filter(v -> run.equals(v.runId())).toList();
+        assertFalse(logged.isEmpty());
+        assertTrue(logged.stream().allMatch(v -> "call-blocked".equals(v.callId())), logged.toString());
+        assertTrue(logged.stream().noneMatch(v -> v.target() != null && v.target().contains("uid_map")), logged.toString());
+    }
+
+    @Test
+    void aCommandCannotForgeTheShellsRepliesOrReachItsChannel() {
+        String run = "run-" + UUID.randomUUID();
+        // fake frames on its own stdout are only output; the server's descriptors and memory are out of reach
+        String fake = "printf '\\001W d 1 2 " + "0".repeat(64) + "\\n{}\\001W d 2 2 " + "f".repeat(64) + "\\n{}'; "
+                + "n=monoAgentWarm; n=${n}Shell; "
+                + "for p in /proc/[0-9]*; do if grep -q \"$n\" $p/cmdline 2>/dev/null; then "
+                + "echo; echo server ${p#/proc/}; "
+                + "for fd in 0 1 2; do (printf 'x' > $p/fd/$fd) 2>/dev/null && echo WROTE-$fd; done; "
+                + "(head -c1 $p/mem >/dev/null) 2>/dev/null && echo READ-MEM; "
+                + "(cat $p/environ >/dev/null) 2>/dev/null && echo READ-ENV; "
+                + "fi; done; exit 3";
+        var r = bash(run, "forge", fake);
+        assertEquals(3, r.exitCode(), r.stderr());
+        assertTrue(r.stdout().contains("server "), "the server is visible in the sandbox: " + r.stdout());
+        assertTrue(r.stdout().startsWith("\u0001W d 1 2 "), "fake frames came back as plain output: " + r.stdout());
+        for (String bad : List.of("WROTE-0", "WROTE-1", "WROTE-2", "READ-MEM", "READ-ENV")) {
+            assertFalse(r.stdout().contains(bad), bad + ": " + r.stdout());
+        }
+        var after = bash(run, "after", "echo real");
+        assertEquals("real\n", after.stdout(), "the next command's result is its own");
+        assertEquals(0, after.exitCode());
+    }
+
+    @Test
+    void theTimeoutEndsTheCommandAndTheShellGoesOn() {
+        String run = "run-" + UUID.randomUUID();
+        ExecOutcome o = sb.exec(CommandSpec.bash("echo before; sleep 30", ws).withAttribution(run, "t", "Bash")
+                .withTimeout(Duration.ofMillis(700)));
+        var c = (ExecOutcome.Completed) o;
+        assertTrue(c.timedOut());
+        assertEquals("before\n", c.stdout());
+        assertTrue(c.elapsedMillis() < 5000, "took " + c.elapsedMillis());
+        assertEquals("ok\n", bash(run, "t2", "echo ok").stdout());
+    }
+
+    @Test
+    void outputIsBoundedPerStream() {
+        String run = "run-" + UUID.randomUUID();
+        ExecOutcome o = sb.exec(new CommandSpec(List.of("/bin/bash", "-c", "head -c 3000000 /dev/zero; echo tail >&2"),
+                ws, Duration.ofSeconds(30), null, Map.of(), run, "big", "Bash", 1 << 20));
+        var c = (ExecOutcome.Completed) o;
+        assertTrue(c.truncated());
+        assertEquals(1 << 20, c.stdout().length());
+        assertEquals("tail\n", c.stderr());
+    }
+
+    @Test
+    void aKilledShellIsReplacedAndNothingRunsOnTheHost() throws Exception {
+        String run = "run-" + UUID.randomUUID();
+        bash(run, "warm-up", "true");
+        var killer = bash(run, "kill", "n=monoAgentWarm; n=${n}Shell; for p in /proc/[0-9]*; do "
+                + "grep -q \"$n\" $p/cmdline 2>/dev/null && kill -9 ${p#/proc/}; done; sleep 5; echo survived");
+        assertFalse(killer.stdout().contains("survived"), killer.stdout());
+        var next = bash(run, "next", "readlink /proc/self/ns/net; echo still-sandboxed");
+        assertEquals(0, next.exitCode(), next.stderr());
+        assertTrue(next.stdout().contains("still-sandboxed"));
+        assertNotEquals(Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString(),
+                next.stdout().lines().findFirst().orElse(""), "ran in its own network namespace, not the host's");
+    }
+}

