@@ -272,10 +272,12 @@ final class NativeEngine implements AutoCloseable {
         ProtectedScan.Snapshot before = scan();
         List<Path> lits = denyLiterals;
         String uncovered = uncovered(before, lits);
-        if (uncovered != null) {
+        if (uncovered != null && liveProcesses.stream().allMatch(SandboxProcess::stopped)) {
             // every command runs under the protected set current at its start (issue 9 E-B): a long-lived process
             // started under the old set would keep writing where the new one denies, so it is ended (its owner says
-            // so: NodeRepl reports the lost state) and srt re-initialised before this command is wrapped
+            // so: NodeRepl reports the lost state) and srt re-initialised before this command is wrapped. Only when
+            // each is stopped between evaluations: then the new paths are provably not its doing. One that is running
+            // keeps running, and the command gets the new paths as per-command denies (prepare)
             endLongLived("the protected files changed while it ran (" + uncovered
                     + " appeared), so it was ended to run under the new protected set");
             reinit();
@@ -291,7 +293,7 @@ final class NativeEngine implements AutoCloseable {
      */
     private String uncovered(ProtectedScan.Snapshot s, List<Path> lits) {
         for (Path p : s.files().keySet()) {
-            if (lits.stream().noneMatch(p::startsWith)) {
+            if (lits.stream().noneMatch(p::startsWith) && !srtMountPoint(p)) {
                 return p.toString();
             }
         }
@@ -301,6 +303,34 @@ final class NativeEngine implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * srt's own mount point for one of its built-in dangerous names ({@code .claude/commands}, {@code .bashrc}, …): an
+     * empty file or directory, there while a sandboxed process lives. Not a new protected file to re-initialise for
+     * (an empty one holds nothing; a per-command deny still covers it, and srt binds its names in every new wrap).
+     */
+    private static boolean srtMountPoint(Path p) {
+        String name = p.getFileName().toString();
+        String two = p.getNameCount() >= 2 ? p.getName(p.getNameCount() - 2) + "/" + name : name;
+        if (!ProtectedScan.SRT_DANGEROUS.contains(name) && !Policy.ENGINE_DANGEROUS_DIRS.contains(two)) {
+            return false;
+        }
+        try {
+            var a = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (a.isRegularFile()) {
+                return a.size() == 0;
+            }
+            if (a.isDirectory()) {
+                try (var list = Files.list(p)) {
+                    return list.findAny().isEmpty();
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**
@@ -458,6 +488,9 @@ final class NativeEngine implements AutoCloseable {
     private ExecOutcome.Completed runWarm(List<String> argv, Attribution who, Map<String, String> extraEnv,
                                           Path workdir, String stdin, Duration timeout, long maxBytes,
                                           OutputListener live) throws IOException {
+        // the layout is compared with the one the shell's mounts were made for: both from a synced index (an index
+        // that lags and a walk can describe the same tree differently)
+        syncWatch();
         ProtectedScan.Snapshot before = before();
         List<Integer> ports = currentPorts();
         String key = who.runId() == null ? "" : who.runId();
@@ -472,7 +505,8 @@ final class NativeEngine implements AutoCloseable {
         try {
             if (started[0]) {
                 // the shell's mount points (srt's denies for absent paths) appeared after the snapshot above; the
-                // layout seen now is the one its mounts were made for
+                // layout seen now is the one its mounts were made for (the watch's index must have seen them too)
+                syncWatch();
                 before = scan();
                 shell.layout(before.layout());
             }

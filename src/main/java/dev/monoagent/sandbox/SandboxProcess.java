@@ -55,6 +55,11 @@ public final class SandboxProcess {
         return why != null ? why : refresh.apply(this);
     }
 
+    /** Stopped between evaluations (by a checkpoint, until {@link #resume()}): nothing of it runs. */
+    public boolean stopped() {
+        return frozen && process.isAlive();
+    }
+
     /** Why the engine ended this process, or null. */
     public String endedBecause() {
         return endedBecause;

@@ -62,7 +62,7 @@ class WarmShellTest {
         var b = bash(run, "b", "readlink /proc/self/ns/pid");
         assertEquals(0, a.exitCode(), a.stderr());
         assertEquals(a.stdout(), b.stdout(), "two commands of one run in one sandbox (the warm shell's); "
-                + a.violations() + b.violations());
+                + "b: exit " + b.exitCode() + ", stderr [" + b.stderr() + "]");
         var other = bash("run-" + UUID.randomUUID(), "c", "readlink /proc/self/ns/pid");
         assertNotEquals(a.stdout(), other.stdout(), "another run gets its own shell");
         assertTrue(sb.status().lines().stream().anyMatch(l -> l.startsWith("Warm shell: on")),
