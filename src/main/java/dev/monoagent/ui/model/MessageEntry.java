@@ -20,6 +20,7 @@ public final class MessageEntry extends TranscriptEntry {
     private final boolean continuation;
     private final ReadOnlyStringWrapper text;
     private final ReadOnlyBooleanWrapper continued = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper streaming = new ReadOnlyBooleanWrapper();
     /** A reasoning summary is shown collapsed (one line) until opened. */
     private final javafx.beans.property.BooleanProperty expanded = new javafx.beans.property.SimpleBooleanProperty();
 
@@ -50,6 +51,18 @@ public final class MessageEntry extends TranscriptEntry {
 
     void setContinued(boolean c) {
         continued.set(c);
+    }
+
+    /**
+     * True while this block is where a streaming answer grows (the last block of the open assistant message); false
+     * once a later block continues it or the message ends. The view lets a streaming row grow into blank space.
+     */
+    public ReadOnlyBooleanProperty streamingProperty() {
+        return streaming.getReadOnlyProperty();
+    }
+
+    void setStreaming(boolean s) {
+        streaming.set(s);
     }
 
     void setText(String t) {

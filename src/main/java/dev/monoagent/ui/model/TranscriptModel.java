@@ -87,6 +87,7 @@ public final class TranscriptModel {
                 reasoning = null;
                 if (blocks.isEmpty()) {
                     MessageEntry first = new MessageEntry(d.time(), MessageEntry.Role.ASSISTANT, "");
+                    first.setStreaming(true);
                     entries.add(first);
                     blocks.add(first);
                 }
@@ -159,7 +160,7 @@ public final class TranscriptModel {
                 } else if (!turnHadText && m.text() != null && !m.text().isBlank()) {
                     entries.add(new MessageEntry(m.time(), MessageEntry.Role.ASSISTANT, m.text())); // not streamed
                 }
-                blocks.clear();
+                endBlocks();
                 turnHadText = false;
             }
             case Event.ContextElided c -> system(c, "Context nearly full: " + c.outputs()
@@ -195,6 +196,8 @@ public final class TranscriptModel {
             text = text.substring(cut);
             MessageEntry next = new MessageEntry(tail.time(), MessageEntry.Role.ASSISTANT, "", true);
             tail.setContinued(true);
+            tail.setStreaming(false);
+            next.setStreaming(true);
             entries.add(entries.indexOf(tail) + 1, next);
             blocks.add(next);
             tail = next;
@@ -216,6 +219,7 @@ public final class TranscriptModel {
             entries.remove(blocks.remove(blocks.size() - 1));
         }
         blocks.get(i).setContinued(false);
+        blocks.get(i).setStreaming(true);
         setTail(rest);
     }
 
@@ -240,6 +244,14 @@ public final class TranscriptModel {
             showBuffered();
         }
         pending.setLength(0);
+        endBlocks();
+    }
+
+    /** The open message ends: no block of it streams any more. */
+    private void endBlocks() {
+        if (!blocks.isEmpty()) {
+            blocks.get(blocks.size() - 1).setStreaming(false);
+        }
         blocks.clear();
     }
 

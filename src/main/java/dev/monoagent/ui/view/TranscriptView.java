@@ -44,16 +44,17 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
                 return;
             }
             EntryCell cell = cellOf(m);
-            if (cell != null && cell.getWidth() > 0 && cell.getGraphic() instanceof Label l) {
+            if (cell != null && cell.getWidth() > 0 && cell.getGraphic() instanceof Label) {
                 double h = cell.prefHeight(cell.getWidth());
                 if (Math.abs(h - cell.getHeight()) < 0.5) {
-                    l.layout(); // same height: only the label's text changed
+                    // same row height (most deltas: the streaming row grows a line into its blank space): only
+                    // the row's label changed, nothing else on screen moves
+                    cell.layout();
                     return;
                 }
-                if (isLast(m) && followingTail()
+                if (!stepStreaming && isLast(m) && followingTail()
                         && lookup(".virtual-flow") instanceof javafx.scene.control.skin.VirtualFlow<?> flow) {
-                    // the answer's last row grew a line: grow that cell and scroll its end into view; the next
-                    // pulse's flow layout settles everything else (nothing lies below the last row)
+                    // the benchmark's baseline, the per-line scroll this replaced: grow the cell, scroll by that
                     double grow = h - cell.getHeight();
                     cell.resize(cell.getWidth(), h);
                     cell.layout();
@@ -61,11 +62,13 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
                     return;
                 }
             }
+            // a new block, or the streaming row grew a step (once per several lines): the list lays out, and its end
+            // is scrolled into view (growing the cell in place and scrolling the flow by the growth is not enough: the
+            // flow's estimate of its length lags, and at either end of the list it does not scroll at all)
             applyCss();
             layout();
             if (isLast(m) && followingTail()
                     && lookup(".virtual-flow") instanceof javafx.scene.control.skin.VirtualFlow<?> flow) {
-                // a new block at the end: keep it in view, as new rows are
                 flow.scrollTo(getItems().size() - 1);
                 applyCss();
                 layout();
@@ -127,6 +130,25 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
     private static final javafx.css.PseudoClass CONTINUATION = javafx.css.PseudoClass.getPseudoClass("continuation");
     private static final javafx.css.PseudoClass CONTINUED = javafx.css.PseudoClass.getPseudoClass("continued");
 
+    /**
+     * A streaming row's height is rounded up to a multiple of this share of the transcript's height, so the answer
+     * grows into blank space and the list scrolls once per step, not once per line: a scroll moves every pixel of
+     * the viewport, which the software pipeline repaints in 18–23 ms (vs ≈ 3 ms for the growing block alone), and a
+     * repaint per line kept the render thread busy through most pulses (the UI thread waits for it). A third keeps
+     * the end of the text within the viewport's last third, just above the blank space it grows into.
+     */
+    static final int STREAM_STEPS = 3;
+    /**
+     * Off: a streaming row takes its exact height and the list scrolls by each line's growth, as before the steps
+     * (the benchmark's baseline only: the flow's length estimate lags, so that scroll can leave the end out of view).
+     */
+    private static volatile boolean stepStreaming = true;
+
+    /** Whether streaming rows grow in steps (on in the product; {@code PromptBoxBenchmark} compares both). */
+    public static void stepStreamingRows(boolean on) {
+        stepStreaming = on;
+    }
+
     private static final class EntryCell extends ListCell<TranscriptEntry> {
         private final Consumer<Violation> onViolation;
         private final java.nio.file.Path workspace;
@@ -136,11 +158,25 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
         private ListChangeListener<String> follower;
         private MessageEntry message;
         private ChangeListener<Boolean> continuedListener;
+        private ChangeListener<Boolean> streamingListener;
 
         EntryCell(java.nio.file.Path workspace, Consumer<Violation> onViolation) {
             this.workspace = workspace;
             this.onViolation = onViolation;
             getStyleClass().add("entry-cell");
+        }
+
+        /** A streaming block's row is its text's height rounded up to a step (see {@link #STREAM_STEPS}). */
+        @Override
+        protected double computePrefHeight(double width) {
+            double h = super.computePrefHeight(width);
+            if (stepStreaming && message != null && message.streamingProperty().get() && getListView() != null) {
+                double step = Math.floor(getListView().getHeight() / STREAM_STEPS);
+                if (step >= 1) {
+                    return Math.ceil(h / step) * step;
+                }
+            }
+            return h;
         }
 
         @Override
@@ -178,6 +214,9 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
                 continuedListener = (o, a, b) -> pseudoClassStateChanged(CONTINUED, b);
                 m.continuedProperty().addListener(continuedListener);
                 pseudoClassStateChanged(CONTINUED, m.continuedProperty().get());
+                // the row takes its exact height once the block stops streaming
+                streamingListener = (o, a, b) -> requestLayout();
+                m.streamingProperty().addListener(streamingListener);
                 setGraphic(l);
             } else if (e instanceof ToolCard c) {
                 bound = c;
@@ -202,8 +241,12 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
             if (message != null) {
                 message.continuedProperty().removeListener(continuedListener);
                 message.expandedProperty().removeListener(continuedListener);
+                if (streamingListener != null) {
+                    message.streamingProperty().removeListener(streamingListener);
+                }
                 message = null;
                 continuedListener = null;
+                streamingListener = null;
             }
             pseudoClassStateChanged(CONTINUATION, false);
             pseudoClassStateChanged(CONTINUED, false);

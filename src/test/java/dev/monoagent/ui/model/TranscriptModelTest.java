@@ -84,6 +84,27 @@ class TranscriptModelTest {
     }
 
     @Test
+    void onlyTheLastBlockOfTheOpenAnswerStreamsAndNoneOnceTheTurnOrTheAnswerEnds() {
+        for (int i = 0; i < 400; i++) {
+            m.onEvent(new Event.AssistantDelta(t, "r", "word" + i + " "));
+        }
+        List<MessageEntry> blocks = m.entries().stream().map(MessageEntry.class::cast).toList();
+        assertTrue(blocks.size() > 2, "several blocks: " + blocks.size());
+        for (int i = 0; i < blocks.size(); i++) {
+            assertEquals(i == blocks.size() - 1, blocks.get(i).streamingProperty().get(), "block " + i);
+        }
+        String all = blocks.stream().map(b -> b.textProperty().get()).reduce("", String::concat);
+        m.onEvent(new Event.AssistantMessage(t, "r", all, true));
+        assertTrue(blocks.stream().noneMatch(b -> b.streamingProperty().get()), "the turn ended");
+        m.onEvent(new Event.AssistantDelta(t, "r", "next turn"));
+        MessageEntry open = (MessageEntry) m.entries().get(m.entries().size() - 1);
+        assertTrue(open.streamingProperty().get());
+        m.onEvent(new Event.ToolCallStarted(t, "r", "c1", "Read", "{}"));
+        assertFalse(open.streamingProperty().get(), "a tool call ends the answer");
+        assertFalse(new MessageEntry(t, MessageEntry.Role.ASSISTANT, "not streamed").streamingProperty().get());
+    }
+
+    @Test
     void aLongAnswerStreamsInBlocksThatJoinBackToItsTextAndItsWholeTextRecutsThemTheSameWay() {
         StringBuilder all = new StringBuilder();
         for (int i = 0; i < 900; i++) {
