@@ -84,6 +84,47 @@ class TranscriptModelTest {
     }
 
     @Test
+    void restTakenBeyondWhatWasOwedPaysForARareCostlyShowingUpToFiftyMilliseconds() {
+        List<Runnable> soon = new java.util.ArrayList<>();
+        List<long[]> waits = new java.util.ArrayList<>();
+        List<Runnable> later = new java.util.ArrayList<>();
+        long[] clock = {1_000_000_000L};
+        long[] cost = {1_000_000L};
+        TranscriptModel paced = new TranscriptModel(soon::add, (nanos, r) -> {
+            waits.add(new long[] {nanos});
+            later.add(r);
+        }, () -> clock[0], () -> clock[0]);
+        paced.layoutWith(b -> clock[0] += cost[0]);
+        paced.onEvent(new Event.AssistantDelta(t, "r", "a "));
+        soon.remove(0).run(); // 1 ms: 3 ms owed
+        clock[0] += 43_000_000L; // the stream pauses: 40 ms rested beyond what was owed
+        cost[0] = 10_000_000L; // a costly showing (a new block's row)
+        paced.onEvent(new Event.AssistantDelta(t, "r", "b "));
+        soon.remove(0).run();
+        paced.onEvent(new Event.AssistantDelta(t, "r", "c "));
+        assertEquals(1, soon.size(), "30 ms owed, paid from the 40 ms rested: the next delta is shown at once");
+        assertTrue(later.isEmpty());
+        soon.remove(0).run(); // another 10 ms at once: 30 ms owed, 10 ms left to pay it
+        paced.onEvent(new Event.AssistantDelta(t, "r", "d "));
+        assertTrue(soon.isEmpty(), "resting again");
+        assertEquals(20_000_000L, waits.get(0)[0], "3 x 10 ms owed less the 10 ms left");
+        clock[0] += 20_000_000L;
+        later.remove(0).run();
+        // a long pause banks no more than 50 ms: a 20 ms showing (60 ms owed, capped at 50) spends it all, so the
+        // next one rests its whole 50 ms
+        clock[0] += 10_000_000_000L;
+        cost[0] = 20_000_000L;
+        paced.onEvent(new Event.AssistantDelta(t, "r", "e "));
+        soon.remove(0).run();
+        paced.onEvent(new Event.AssistantDelta(t, "r", "f "));
+        soon.remove(0).run();
+        paced.onEvent(new Event.AssistantDelta(t, "r", "g"));
+        assertTrue(soon.isEmpty());
+        assertEquals(50_000_000L, waits.get(1)[0]);
+        assertEquals("a b c d e f ", ((MessageEntry) paced.entries().get(0)).textProperty().get());
+    }
+
+    @Test
     void onlyTheLastBlockOfTheOpenAnswerStreamsAndNoneOnceTheTurnOrTheAnswerEnds() {
         for (int i = 0; i < 400; i++) {
             m.onEvent(new Event.AssistantDelta(t, "r", "word" + i + " "));
