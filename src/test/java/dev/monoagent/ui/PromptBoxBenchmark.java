@@ -33,11 +33,17 @@ import org.junit.jupiter.api.Test;
  * The prompt box's speed, headless on Monocle. Not in the normal run (surefire excludes {@code *Benchmark}); run
  * {@code mvn -B test -Dtest=PromptBoxBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. Prints:
  * <ul>
- *   <li>text delta arrival → transcript update: 3,000 deltas published from a worker (one every 2 ms, a fast model)
+ *   <li>text delta arrival → transcript update: 3,000 deltas a round published from a worker (one every 2 ms, a fast model)
  *       into the window's event pump; per delta, the time until the transcript's text holds it, until the laid-out
  *       transcript node displays it (the text node inside the message's label, set by its layout; a label laid out
  *       at a stale size would display a clipped text and not count; goal ≤ 16 ms p95), and until the end of the
- *       next pulse's layout that finds it there (the frame that draws it);</li>
+ *       next pulse's layout that finds it there (the frame that draws it). The transcript's streaming rows grow
+ *       in steps (the product) and, in alternating rounds in the same process, by each line with a scroll per line
+ *       (the baseline, {@code TranscriptView.stepStreamingRows(false)}): both are printed and their ratio.
+ *       {@code -Dprompt.bench.baseline=false} runs the product's rounds only, {@code =only} the baseline's only
+ *       (one of them under the pulse logger: add
+ *       {@code "-Dsurefire.extraArgs=-Djavafx.pulseLogger=true -Djavafx.pulseLogger.threshold=0"});
+ *       {@code -Dprompt.bench.rounds=N} (2) rounds of each; {@code -Dprompt.bench.slow=true} lists the late deltas;</li>
  *   <li>a 300-turn conversation sent from the prompt box against a scripted zero-latency model on a local fake
  *       Responses server (the real loop, conversation continued each turn): per-turn wall time (Send → the box idle
  *       again), medians of turns 1–50 vs 251–300, and the used heap after a GC at turns 50, 150 and 300.</li>
@@ -63,7 +69,32 @@ class PromptBoxBenchmark {
         // -Dprompt.bench.busy=N: N threads spinning in this JVM during the delta phase (the UI thread gets a share of
         // the cores, as on a loaded machine)
         int busy = Integer.getInteger("prompt.bench.busy", 0);
-        long[][] delta = withBusyThreads(busy, () -> deltaLatency(tmp.resolve("delta-ws")));
+        // the product's streaming rows (grown in steps) against the per-line scroll they replaced, in alternating
+        // rounds (ABBA...) in this process so both meet the same machine; -Dprompt.bench.baseline=false runs the
+        // product's only, =only the baseline's only (e.g. one of them under the pulse logger), -Dprompt.bench.rounds=N
+        // sets the rounds (2)
+        String mode = System.getProperty("prompt.bench.baseline", "true");
+        boolean withBaseline = !mode.equals("false");
+        boolean withStepped = !mode.equals("only");
+        int rounds = Integer.getInteger("prompt.bench.rounds", 2);
+        List<long[][]> stepped = new ArrayList<>();
+        List<long[][]> perLine = new ArrayList<>();
+        try {
+            for (int r = 0; r < rounds; r++) {
+                for (boolean step : r % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false}) {
+                    if (step ? !withStepped : !withBaseline) {
+                        continue;
+                    }
+                    dev.monoagent.ui.view.TranscriptView.stepStreamingRows(step);
+                    Path ws = tmp.resolve("delta-ws-" + r + (step ? "-stepped" : "-per-line"));
+                    (step ? stepped : perLine).add(withBusyThreads(busy, () -> deltaLatency(ws)));
+                }
+            }
+        } finally {
+            dev.monoagent.ui.view.TranscriptView.stepStreamingRows(true);
+        }
+        long[][] delta = merge(withStepped ? stepped : perLine);
+        long[][] base = withBaseline && withStepped ? merge(perLine) : null;
         // -Dprompt.bench.turns=0 measures the deltas only
         int turns = Integer.getInteger("prompt.bench.turns", 300);
         Conversation conv = turns == 0 ? new Conversation(Double.NaN, Double.NaN, new long[3], 0)
@@ -80,6 +111,15 @@ class PromptBoxBenchmark {
                         + "at 60 Hz)", pct(delta[1], 50), pct(delta[1], 95)),
                 String.format("deltas laid out after > 16 ms: %d, of which %d waited through a pulse (%d pulses)",
                         delta[4][0], delta[4][1], delta[4][2]),
+                base == null ? "baseline (per-line scroll)  : " + (withStepped ? "not run" : "ALL THE FIGURES ABOVE ARE "
+                        + "IT") + " (-Dprompt.bench.baseline=" + mode + ")" : String.join(
+                        "\n",
+                        String.format("baseline (per-line scroll)  : laid-out p50 %5.1f ms  p95 %5.1f ms; > 16 ms: "
+                                + "%d, of which %d waited through a pulse (%d pulses)", pct(base[3], 50),
+                                pct(base[3], 95), base[4][0], base[4][1], base[4][2]),
+                        String.format("stepped / per-line          : laid-out p50 %.2f  p95 %.2f  (%d rounds of %d "
+                                + "deltas each, alternating)", pct(delta[3], 50) / pct(base[3], 50),
+                                pct(delta[3], 95) / pct(base[3], 95), rounds, base[3].length / rounds)),
                 String.format("300-turn conversation       : turn median %5.1f ms (turns 1-50) vs %5.1f ms "
                         + "(turns 251-300), ratio %.2f", conv.firstMedian, conv.lastMedian,
                         conv.lastMedian / conv.firstMedian),
@@ -92,6 +132,25 @@ class PromptBoxBenchmark {
         Path out = Path.of(System.getProperty("monoagent.projectDir", "."), "target", "prompt-box-benchmark.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report + "\n");
+    }
+
+    /** The rounds' samples as one run's: each array concatenated (the counters, {@code [2]} and {@code [4]}, added). */
+    private static long[][] merge(List<long[][]> runs) {
+        long[][] all = new long[runs.get(0).length][];
+        for (int i = 0; i < all.length; i++) {
+            int k = i;
+            if (i == 2 || i == 4) {
+                all[i] = new long[runs.get(0)[i].length];
+                for (long[][] r : runs) {
+                    for (int j = 0; j < all[i].length; j++) {
+                        all[i][j] += r[k][j];
+                    }
+                }
+            } else {
+                all[i] = runs.stream().flatMapToLong(r -> Arrays.stream(r[k])).toArray();
+            }
+        }
+        return all;
     }
 
     private static <T> T withBusyThreads(int n, java.util.concurrent.Callable<T> c) throws Exception {
@@ -313,6 +372,17 @@ class PromptBoxBenchmark {
                     }
                 }
             }
+        }
+        if (Boolean.getBoolean("prompt.bench.slow")) {
+            // which deltas were late, and by how much (index@ms): they cluster where the answer starts a new block
+            // (every ~170 deltas here), or a step of the streaming row
+            StringBuilder sb = new StringBuilder("late deltas (index@ms):");
+            for (int i = 0; i < n; i++) {
+                if (toLaid[i] > 16_000_000L) {
+                    sb.append(' ').append(i).append('@').append(toLaid[i] / 1_000_000);
+                }
+            }
+            System.out.println(sb);
         }
         return new long[][] {toText, toPulse, updates, toLaid, {slow, spanned, pulses[0]}};
     }
