@@ -10,9 +10,7 @@ import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.ui.model.MessageEntry;
 import dev.monoagent.ui.model.PromptModel;
 import dev.monoagent.ui.model.TranscriptEntry;
-import dev.monoagent.ui.port.PolicyFactory;
 import dev.monoagent.ui.port.ServiceAgent;
-import dev.monoagent.ui.port.UnavailableSandbox;
 import dev.monoagent.ui.task.FxTaskExecutor;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -218,15 +216,7 @@ class PromptBoxBenchmark {
     }
 
     private static Workbench open(Path ws, dev.monoagent.ui.port.AgentPort agent, FxTaskExecutor ex) throws Exception {
-        return onFx(() -> {
-            Stage stage = new Stage();
-            Workbench wb = Workbench.open(stage, ws, new UnavailableSandbox(PolicyFactory.defaults(ws), "bench"),
-                    UnavailableSandbox.tools(), agent, ex, new WorkbenchFxTest.RecordingDialogs(), false, null);
-            stage.setWidth(1280);
-            stage.setHeight(800);
-            stage.show();
-            return wb;
-        });
+        return onFx(() -> WorkbenchRobot.openWithoutEngine(new Stage(), ws, agent, ex));
     }
 
     // ---- delta latency ----

@@ -7,8 +7,6 @@ import dev.monoagent.common.Event;
 import dev.monoagent.ui.model.MessageEntry;
 import dev.monoagent.ui.model.TranscriptEntry;
 import dev.monoagent.ui.port.AgentPort;
-import dev.monoagent.ui.port.PolicyFactory;
-import dev.monoagent.ui.port.UnavailableSandbox;
 import dev.monoagent.ui.task.FxTaskExecutor;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,12 +46,7 @@ class TranscriptStreamFxTest {
     void start(Stage stage) throws Exception {
         Path ws = Files.createTempDirectory("mono-ui-stream-").toRealPath();
         executor = new FxTaskExecutor();
-        wb = Workbench.open(stage, ws, new UnavailableSandbox(PolicyFactory.defaults(ws), "test"),
-                UnavailableSandbox.tools(), AgentPort.NONE, executor, new WorkbenchFxTest.RecordingDialogs(), false,
-                null);
-        stage.setWidth(1280);
-        stage.setHeight(800);
-        stage.show();
+        wb = WorkbenchRobot.openWithoutEngine(stage, ws, AgentPort.NONE, executor);
     }
 
     @AfterEach

@@ -27,6 +27,23 @@ final class WorkbenchRobot {
     private WorkbenchRobot() {}
 
     /**
+     * Opens and shows a 1280×800 window on {@code stage} with no sandbox engine (its tools fail closed) and the given
+     * agent port: for the tests and benchmarks of the window itself (FX thread).
+     */
+    static Workbench openWithoutEngine(javafx.stage.Stage stage, java.nio.file.Path ws,
+                                       dev.monoagent.ui.port.AgentPort agent,
+                                       dev.monoagent.ui.task.FxTaskExecutor ex) {
+        Workbench wb = Workbench.open(stage, ws, new dev.monoagent.ui.port.UnavailableSandbox(
+                        dev.monoagent.ui.port.PolicyFactory.defaults(ws), "no engine"),
+                dev.monoagent.ui.port.UnavailableSandbox.tools(), agent, ex, new WorkbenchFxTest.RecordingDialogs(),
+                false, null);
+        stage.setWidth(1280);
+        stage.setHeight(800);
+        stage.show();
+        return wb;
+    }
+
+    /**
      * Hides every stage a test showed. The FX tests share one JVM and one headless screen: a stage left showing by an
      * earlier class sits over the next test's window and swallows its robot clicks (seen as a Check that never ran).
      */
