@@ -25,15 +25,27 @@ import java.util.List;
  * @param writableRoots     the only places writes are allowed
  * @param denyWriteGlobs    the protected globs as configured
  * @param protectedLiterals literal paths always protected (state dir, engine cache, {@code .git/config}, hooks dir)
- * @param denyRead          paths never readable ({@code ~/.ssh}, home outside the readable roots)
+ * @param denyRead          read-denied areas ({@code ~/.ssh}, home, the non-system top-level dirs): readable only
+ *                          inside a readable root that lies at or inside the area
  * @param network           network mode
  * @param allowlist         host suffixes for allowlist mode
  * @param localhostPorts    localhost mode: the only host ports granted (empty: every loopback listener)
+ * @param readSecrets       secrets never readable whatever the roots say (home and toolchain credentials, the
+ *                          sign-in store, {@code /etc/shadow} and friends): {@link #readDenial}
  */
 public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
                      List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
                      List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist,
-                     List<Integer> localhostPorts) {
+                     List<Integer> localhostPorts, List<Path> readSecrets) {
+
+    /** A policy with no secrets beyond {@code denyRead} (tests and the self-check's scratch policy). */
+    public Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
+                  List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
+                  List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist,
+                  List<Integer> localhostPorts) {
+        this(workspace, mode, fallback, unsafeAllowed, readableRoots, writableRoots, denyWriteGlobs, protectedLiterals,
+                denyRead, network, allowlist, localhostPorts, List.of());
+    }
 
     /** A policy granting every host loopback listener in localhost mode. */
     public Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
@@ -85,6 +97,7 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         denyRead = List.copyOf(denyRead);
         allowlist = List.copyOf(allowlist);
         localhostPorts = List.copyOf(localhostPorts);
+        readSecrets = List.copyOf(readSecrets);
     }
 
     /**
@@ -206,15 +219,71 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         return null;
     }
 
-    /** Why a path may not be read, or null when it may. */
+    /**
+     * Why a path may not be read, or null when it may: the one read rule. The engine's {@code denyRead}/{@code allowRead}
+     * are compiled from the same components ({@code PolicyCompiler.srtConfig}), the file tools and Grep/Glob's
+     * namespace ask this, and ReadParityTest holds them to the same answers. In order:
+     * <ol>
+     *   <li>a {@link #readSecrets secret} (or anything inside one) is never readable, whatever the roots say — not
+     *       even by a root that is the secret or lies inside it;</li>
+     *   <li>a {@link #denyRead denied area} is readable only inside a readable root that lies at or inside the area:
+     *       a root holding home ({@code /}) does not open home, a root that is home does;</li>
+     *   <li>so is each non-system top-level dir ({@link #topLevelArea}): a {@code /} root opens the system dirs only
+     *       (which every command reads anyway).</li>
+     * </ol>
+     * The file tools also require the path to be inside a root (the engine adds the system dirs, whose host copies
+     * are not what a command sees).
+     */
     public String readDenial(Path p) {
         Path n = p.toAbsolutePath().normalize();
+        Path secret = secretOf(n);
+        if (secret != null) {
+            return "secret " + secret + " (never readable, whatever readableRoots says)";
+        }
         for (Path d : denyRead) {
             if (n.startsWith(d) && readableRoots.stream().noneMatch(r -> r.startsWith(d) && n.startsWith(r))) {
                 return "read-protected path " + d;
             }
         }
+        Path top = topLevelArea(n);
+        if (top != null && concat(readableRoots, writableRoots).stream().noneMatch(r -> r.startsWith(top)
+                && n.startsWith(r))) {
+            return "outside the readable roots";
+        }
         return null;
+    }
+
+    /**
+     * The non-system top-level dir holding {@code n} ({@code /srv}, {@code /tmp}, {@code /home}), or null for a path
+     * in a system dir ({@code ReadScope.SYSTEM}) or {@code /} itself: each is an area the engine hides whole, with
+     * only the roots inside it bound back, so a {@code /} root does not open it.
+     */
+    public static Path topLevelArea(Path n) {
+        if (n.getNameCount() == 0 || ReadScope.SYSTEM.contains("/" + n.getName(0))) {
+            return null;
+        }
+        return Path.of("/").resolve(n.getName(0).toString());
+    }
+
+    private static List<Path> concat(List<Path> a, List<Path> b) {
+        List<Path> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    /** The secret that {@code n} is or lies inside, or null. */
+    public Path secretOf(Path n) {
+        for (Path s : readSecrets) {
+            if (n.startsWith(s)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Whether a root may be opened for reading at all: not at or inside a secret (which it would re-open). */
+    public boolean rootOpens(Path root) {
+        return secretOf(root.toAbsolutePath().normalize()) == null;
     }
 
     /** True when the path is protected whatever the roots say ({@link #protection}). */

@@ -169,7 +169,8 @@ public final class PolicyBaseline {
                 // host facts outside the workspace (the engine cache, a hooks path under home) are not policy choices
                 case PROTECTED -> p.protectedLiterals().stream().filter(l -> l.startsWith(p.workspace()))
                         .map(Path::toString).toList();
-                case DENY_READ -> p.denyRead().stream().map(Path::toString).toList();
+                case DENY_READ -> java.util.stream.Stream.concat(p.denyRead().stream(), p.readSecrets().stream())
+                        .map(Path::toString).toList();
             };
             return out.stream().distinct().sorted().toList();
         }
@@ -202,6 +203,7 @@ public final class PolicyBaseline {
         m.put("denyWriteGlobs", Dimension.DENY_WRITE);
         m.put("protectedLiterals", Dimension.PROTECTED);
         m.put("denyRead", Dimension.DENY_READ);
+        m.put("readSecrets", Dimension.DENY_READ);
         m.put("network", Dimension.NETWORK);
         m.put("allowlist", Dimension.NETWORK);
         m.put("localhostPorts", Dimension.NETWORK);

@@ -81,9 +81,12 @@ final class PolicyCompiler {
         if (!userConfig.startsWith(home)) {
             denyRead.add(userConfig);
         }
+        List<Path> agentWritable = new ArrayList<>(cfg.writableRoots());
+        agentWritable.add(ws);
+        List<Path> secrets = Toolchains.policySecrets(home, cfg.env(), cfg.readableRoots(), agentWritable);
         return new Policy(ws, s.mode(), s.fallback(), s.unsafeFallbackAllowed(), cfg.readableRoots(),
                 cfg.writableRoots(), s.denyWrite(), protectedLiterals, denyRead, s.network().mode(),
-                s.network().allowlist(), s.network().localhostPorts());
+                s.network().allowlist(), s.network().localhostPorts(), secrets);
     }
 
     /** {@code core.hooksPath} in one git config file's lines, resolved against the workspace (or home for ~/), or null. */
@@ -266,24 +269,33 @@ final class PolicyCompiler {
         for (Path d : f.readDenied()) {
             denyRead.add(d.toString());
         }
+        // the one read rule (Policy.readDenial): a root at or inside a secret opens nothing (allowRead naming the
+        // secret itself would lift its deny); a root holding a secret is bound whole and the secret's own deny,
+        // deeper, lands on top of it (srt mounts read denies shallow-first)
         Set<String> allowRead = new LinkedHashSet<>();
         for (Path r : concat(p.readableRoots(), p.writableRoots())) {
-            if (ssh.startsWith(r)) {
-                allowRead.addAll(childrenExcluding(r, ssh, facts.listings()));
-            } else if (!r.startsWith(ssh)) {
+            if (p.rootOpens(r) && !r.startsWith(ssh)) {
                 allowRead.add(r.toString());
             }
         }
         // the helper binaries and tools must stay executable when they live under the read-denied home; but
-        // allowRead beats denyRead, so a PATH entry that is home itself (or holds ~/.ssh) would re-open every secret
+        // allowRead beats denyRead, so a PATH entry that is home itself (or a secret) would re-open every secret
         // under it: such entries are never re-allowed (their tools are then not runnable inside the sandbox)
         // the same holds outside home: a PATH entry that is a whole top-level dir (/tmp, /opt) is not re-allowed
         for (Path raw : f.readableExtras()) {
             Path extra = raw.toAbsolutePath().normalize();
             boolean wholeTop = extra.getNameCount() <= 1 && f.readDenied().contains(extra);
             if (raw.isAbsolute() && extra.getNameCount() > 0 && !wholeTop && !home.startsWith(extra)
-                    && !extra.startsWith(ssh) && !ssh.startsWith(extra)) {
+                    && !extra.startsWith(ssh) && p.rootOpens(extra)) {
                 allowRead.add(extra.toString());
+            }
+        }
+        // the policy's secrets inside (or holding) something re-allowed; the rest are hidden by the area denies
+        // already, and every listed path costs each wrap a lookup
+        for (Path secret : p.readSecrets()) {
+            String sv = secret.toString();
+            if (allowRead.stream().map(Path::of).anyMatch(a -> secret.startsWith(a) || a.startsWith(secret))) {
+                denyRead.add(sv);
             }
         }
         allowRead.add(f.sessionTmp().toString());
@@ -341,21 +353,6 @@ final class PolicyCompiler {
                 }
             }
             default -> { }
-        }
-        return out;
-    }
-
-    /** Everything under {@code root} except the chain leading to {@code excluded} (which stays denied). */
-    static List<String> childrenExcluding(Path root, Path excluded, Map<Path, List<Path>> listings) {
-        List<String> out = new ArrayList<>();
-        for (Path dir = root; !dir.equals(excluded); ) {
-            Path next = dir.resolve(excluded.getName(dir.getNameCount()));
-            for (Path k : listings.getOrDefault(dir, List.of())) {
-                if (!k.equals(next)) {
-                    out.add(k.toString());
-                }
-            }
-            dir = next;
         }
         return out;
     }

@@ -36,7 +36,7 @@ public final class ReadScope {
      * The top-level entries of {@code root} (normally {@code /}) to read-deny: everything that is not in
      * {@link #SYSTEM} and not a symlink into it (merged-/usr {@code /bin -> usr/bin}).
      */
-    static List<Path> deniedTopLevel(Path root) {
+    public static List<Path> deniedTopLevel(Path root) {
         List<Path> out = new ArrayList<>();
         try (Stream<Path> s = Files.list(root)) {
             for (Path p : (Iterable<Path>) s::iterator) {

@@ -59,11 +59,23 @@ public final class Toolchains {
             "VIRTUAL_ENV", "ASDF_DIR", "ASDF_DATA_DIR", "MISE_DATA_DIR", "MISE_CONFIG_DIR", "MISE_STATE_DIR",
             "VOLTA_HOME", "BUN_INSTALL");
 
-    /** Secrets under home (relative), denied even inside an opened root. */
+    /**
+     * Secrets under home (relative), unreadable by every tool whatever {@code readableRoots} says (issue 12's list and
+     * the ones like it: each holds a credential a command needs no copy of to build or test — a token, a password, a
+     * private key, a signed-in session). Similar paths left readable on purpose: {@code ~/.config/pip} beyond
+     * {@code pip.conf} (nothing secret), {@code ~/.terraform.d} beyond its credentials file (the plugin cache
+     * terraform needs), {@code ~/.m2/repository} and {@code ~/.gradle/caches} (the build caches).
+     */
     public static final List<String> HOME_SECRETS = List.of(".cargo/credentials.toml", ".cargo/credentials", ".npmrc",
             ".pypirc", ".m2/settings.xml", ".m2/settings-security.xml", ".gradle/gradle.properties",
             ".docker/config.json", ".kube", ".aws", ".ssh", ".gnupg", ".netrc", ".git-credentials", ".config/gh",
-            ".config/git/credentials", ".codex", ".bunfig.toml", ".config/pip/pip.conf", ".pip/pip.conf");
+            ".config/git/credentials", ".codex", ".bunfig.toml", ".config/pip/pip.conf", ".pip/pip.conf",
+            // cloud and database clients: gcloud's and az's whole state is sign-in tokens; hub keeps a GitHub token;
+            // terraform's API tokens, vault's token, libpq's and mysql's password files, s3cmd/boto, rclone
+            ".config/gcloud", ".azure", ".config/hub", ".terraform.d/credentials.tfrc.json", ".vault-token",
+            ".pgpass", ".my.cnf", ".s3cfg", ".boto", ".config/rclone/rclone.conf", ".oci",
+            // desktop keyrings and password stores, Hugging Face's token
+            ".local/share/keyrings", ".password-store", ".cache/huggingface/token", ".huggingface/token");
 
     /** Secret names at the top of an opened root or of a toolchain prefix inside it (global npmrc, pip.conf). */
     static final List<String> ROOT_SECRETS = List.of("credentials.toml", "credentials", ".npmrc", ".pypirc", ".netrc",
@@ -189,8 +201,12 @@ public final class Toolchains {
      * {@code GH_CONFIG_DIR}, {@code CODEX_HOME}, ...) and our own sign-in store (the user config dir).
      */
     static List<Path> secrets(HostEnv env) {
-        Path home = env.home().toAbsolutePath().normalize();
-        Map<String, String> v = env.hostEnv();
+        return secrets(env.home(), env.hostEnv());
+    }
+
+    /** As {@link #secrets(HostEnv)} for a home and the host's variables. */
+    static List<Path> secrets(Path homeDir, Map<String, String> v) {
+        Path home = homeDir.toAbsolutePath().normalize();
         Set<Path> out = new LinkedHashSet<>();
         HOME_SECRETS.forEach(s -> out.add(home.resolve(s)));
         under(v, "CARGO_HOME", "credentials.toml", out);
@@ -204,6 +220,10 @@ public final class Toolchains {
         under(v, "PIP_CONFIG_FILE", "", out);
         under(v, "AWS_SHARED_CREDENTIALS_FILE", "", out);
         under(v, "AWS_CONFIG_FILE", "", out);
+        under(v, "CLOUDSDK_CONFIG", "", out);
+        under(v, "AZURE_CONFIG_DIR", "", out);
+        under(v, "PGPASSFILE", "", out);
+        under(v, "PASSWORD_STORE_DIR", "", out);
         String kube = v.get("KUBECONFIG");
         if (kube != null) {
             for (String k : kube.split(":")) {
@@ -214,10 +234,33 @@ public final class Toolchains {
         }
         String xdg = v.get("XDG_CONFIG_HOME");
         if (xdg != null && Path.of(xdg).isAbsolute()) {
-            out.add(Path.of(xdg).resolve("gh").normalize());
-            out.add(Path.of(xdg).resolve("git/credentials").normalize());
+            for (String rel : List.of("gh", "git/credentials", "pip/pip.conf", "gcloud", "hub", "rclone/rclone.conf")) {
+                out.add(Path.of(xdg).resolve(rel).normalize());
+            }
         }
         out.add(HostEnv.defaultConfigRoot(v, home).toAbsolutePath().normalize());
+        return List.copyOf(out);
+    }
+
+    /**
+     * The secrets of the compiled policy ({@code Policy.readSecrets}), which every tool and the engine deny: the home
+     * secrets with their variable overrides and the sign-in store ({@link #secrets(Path, Map)}), the secrets inside
+     * the system dirs, and in each readable root that is no agent-writable dir (a repository's own {@code .npmrc} or
+     * {@code credentials} fixture is its content, not the user's) the {@link #ROOT_SECRETS} at its top and, when it
+     * is a toolchain root, those of each installed version.
+     */
+    public static List<Path> policySecrets(Path home, Map<String, String> vars, Collection<Path> readableRoots,
+                                           Collection<Path> agentWritable) {
+        Set<Path> out = new LinkedHashSet<>(secrets(home, vars));
+        ReadScope.SYSTEM_SECRETS.forEach(s -> out.add(Path.of(s)));
+        for (Path raw : readableRoots) {
+            Path r = raw.toAbsolutePath().normalize();
+            if (r.getNameCount() == 0 || agentWritable.stream().anyMatch(w -> r.startsWith(w) || w.startsWith(r))) {
+                continue;
+            }
+            ROOT_SECRETS.forEach(s -> out.add(r.resolve(s)));
+            out.addAll(rootSecrets(r));
+        }
         return List.copyOf(out);
     }
 

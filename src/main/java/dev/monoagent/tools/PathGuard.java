@@ -83,15 +83,29 @@ final class PathGuard {
         }
     }
 
+    /** The host's kernel interfaces: what they hold describes the tool's host process, not the sandbox's. */
+    private static final List<Path> KERNEL = List.of(Path.of("/proc"), Path.of("/sys"), Path.of("/dev"));
+
+    /**
+     * The read check: the one read rule ({@link Policy#readDenial}) inside the roots, on the path as written and on
+     * its real target. The answer for anything outside the roots is the same whether or not it exists (a symlink in
+     * the workspace to a missing file outside is "outside the readable roots", not "dangling"), because a command in
+     * the sandbox cannot tell either. {@code /proc/self/cwd/…} and {@code /proc/self/root/…} mean in a command what
+     * the workspace and {@code /} mean, and are read as those; any other path in {@code /proc}, {@code /sys} or
+     * {@code /dev} describes the host's tool process and is refused.
+     */
     Check forRead(String input) {
-        Resolved r = resolve(input);
-        if (r.refused() != null) {
-            return r.refused();
+        Path lex = lexical(input);
+        if (lex == null) {
+            return new Check.Invalid("not a valid path: \"" + input + "\".");
         }
-        // an I/O error (e.g. a file used as a directory): nothing exists there; the checks below still apply
-        Path lex = r.lex();
-        Path real = r.real();
+        lex = unalias(lex);
+        Path real = realForRead(lex);
         for (Path p : List.of(lex, real)) {
+            if (KERNEL.stream().anyMatch(p::startsWith)) {
+                return new Check.Denied(lex, real, "a kernel interface of the host's tool process (" + p.getName(0)
+                        + "), not a file the file tools read");
+            }
             if (!insideReadable(p)) {
                 return new Check.Denied(lex, real, "outside the readable roots");
             }
@@ -101,6 +115,79 @@ final class PathGuard {
             }
         }
         return new Check.Allowed(lex, real);
+    }
+
+    /**
+     * {@code /proc/self/cwd/x} as a command sees it (the workspace, where Read resolves relative paths too), and
+     * {@code /proc/self/root/x} as {@code /x}; repeated, for nested spellings.
+     */
+    Path unalias(Path lex) {
+        for (int hops = 0; hops < 8; hops++) {
+            Path p = lex;
+            for (String self : List.of("self", "thread-self")) {
+                Path cwd = Path.of("/proc", self, "cwd");
+                Path root = Path.of("/proc", self, "root");
+                if (p.startsWith(cwd)) {
+                    p = workspace.resolve(cwd.relativize(p).toString()).normalize();
+                } else if (p.startsWith(root)) {
+                    p = Path.of("/").resolve(root.relativize(p).toString()).normalize();
+                }
+            }
+            if (p.equals(lex)) {
+                return p;
+            }
+            lex = p;
+        }
+        return lex;
+    }
+
+    /**
+     * Where reading {@code lex} would land, whether or not it exists: symlinks resolved, a dangling one followed to
+     * the path it names, a file used as a directory kept in the path. Never an error, so the checks that follow see
+     * a path for every input and their answer cannot depend on what exists outside the roots.
+     */
+    static Path realForRead(Path lex) {
+        Path cur = lex;
+        for (int hops = 0; hops < 40; hops++) {
+            Path existing = cur;
+            List<Path> rest = new ArrayList<>();
+            while (existing != null && !Files.exists(existing)) {
+                if (Files.isSymbolicLink(existing)) {
+                    break;
+                }
+                rest.add(0, existing.getFileName());
+                existing = existing.getParent();
+            }
+            if (existing == null) {
+                return cur;
+            }
+            Path base;
+            if (Files.isSymbolicLink(existing) && !Files.exists(existing)) {
+                // a dangling link: follow the name it holds, from its own (resolved) directory
+                try {
+                    Path target = Files.readSymbolicLink(existing);
+                    Path dir = existing.getParent() == null ? Path.of("/") : realOrSelf(existing.getParent());
+                    base = dir.resolve(target).normalize();
+                } catch (IOException | UnsupportedOperationException e) {
+                    return cur;
+                }
+                for (Path part : rest) {
+                    base = base.resolve(part.toString());
+                }
+                cur = base.normalize();
+                continue;
+            }
+            try {
+                base = existing.toRealPath();
+            } catch (IOException e) {
+                base = existing;
+            }
+            for (Path part : rest) {
+                base = base.resolve(part.toString());
+            }
+            return base;
+        }
+        return cur;
     }
 
     Check forWrite(String input) {

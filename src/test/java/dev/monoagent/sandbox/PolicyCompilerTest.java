@@ -146,8 +146,13 @@ class PolicyCompilerTest {
         Map<String, Object> cfg = PolicyCompiler.engineConfig(p, List.of(), facts(), List.of());
         @SuppressWarnings("unchecked") List<String> allowRead =
                 (List<String>) ((Map<String, Object>) cfg.get("filesystem")).get("allowRead");
-        assertTrue(allowRead.contains(home.resolve("docs").toString()));
-        assertFalse(allowRead.contains(home.toString()));
+        // home is bound whole and ~/.ssh, deeper, is denied on top of it (srt mounts read denies shallow-first);
+        // ReadParityTest reads it every way through the real sandbox
+        @SuppressWarnings("unchecked") List<String> denyRead =
+                (List<String>) ((Map<String, Object>) cfg.get("filesystem")).get("denyRead");
+        assertTrue(allowRead.contains(home.toString()));
+        assertTrue(denyRead.contains(home.resolve(".ssh").toString()));
+        assertTrue(denyRead.contains(home.resolve(".aws").toString()), "every home secret, not only ~/.ssh");
         assertTrue(allowRead.stream().noneMatch(r -> Path.of(r).startsWith(home.resolve(".ssh"))));
         assertTrue(p.readDenial(home.resolve(".ssh/id_rsa")) != null);
         assertNull(p.readDenial(home.resolve("docs/a.txt")));
