@@ -133,7 +133,27 @@ public final class ReadScope {
         List<String> out = new ArrayList<>();
         out.add("readable: " + String.join(", ", roots) + " (roots); " + String.join(" ", SYSTEM)
                 + " (system, without " + String.join(" ", SYSTEM_SECRETS) + "); the session temp dir and PATH "
-                + "dirs; nothing else (" + home + " and every other top-level dir are read-denied).");
+                + "dirs; nothing else (" + home + " and every other top-level dir are read-denied except the roots "
+                + "at or inside them).");
+        // what a root at, inside or around home opens (Policy.readDenial): said plainly, never "hidden" for a
+        // readable path
+        for (Path raw : readableRoots) {
+            if (writableRoots.contains(raw)) {
+                continue; // the workspace: its own line is the roots list
+            }
+            Path r = raw.toAbsolutePath().normalize();
+            if (r.equals(home)) {
+                out.add("[WARN] root " + r + " is the home dir: everything in it is readable (and goes to the model "
+                        + "provider) except ~/.ssh and the secrets listed under toolchains below.");
+            } else if (r.startsWith(home) && !r.startsWith(home.resolve(".ssh"))) {
+                out.add("root " + r + " is inside home: readable except the secrets in it listed under toolchains "
+                        + "below.");
+            } else if (home.startsWith(r)) {
+                out.add("[WARN] root " + r + " holds the home dir" + (r.getNameCount() == 0
+                        ? " and every top-level dir: it opens only the system dirs" : ": it opens what is in it except "
+                        + home) + "; name a dir to open it (home itself: everything but the secrets).");
+            }
+        }
         return out;
     }
 }

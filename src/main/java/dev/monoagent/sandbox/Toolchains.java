@@ -461,8 +461,10 @@ public final class Toolchains {
         List<String> out = new ArrayList<>();
         out.add("toolchains: " + (plan.roots().isEmpty() ? "no version-manager roots on PATH"
                 : "readable read-only: " + String.join(", ", plan.roots().stream().map(Path::toString).toList()))
-                + "; their secrets stay hidden (" + String.join(" ", HOME_SECRETS.stream().map(s -> "~/" + s).toList())
-                + ", the sign-in store).");
+                + "; secrets unreadable to every tool (Bash, Read, Grep, Glob) whatever readableRoots says: "
+                + String.join(" ", HOME_SECRETS.stream().map(s -> "~/" + s).toList())
+                + ", the sign-in store, their variable overrides and the credentials at the top of each readable "
+                + "root outside the workspace.");
         Readable r = new Readable(home, plan, roots, entries(env), allSecrets, denied);
         List<String> problems = new ArrayList<>();
         for (String raw : env.pathEntries()) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,5 +46,22 @@ class ReadScopeTest {
             Files.deleteIfExists(opt.resolve(".env"));
             Files.deleteIfExists(opt);
         }
+    }
+
+    @Test
+    void validateSaysWhatARootAtOrAroundHomeOpens() {
+        Path home = Path.of("/home/rev");
+        Path ws = home.resolve("project");
+        String atHome = String.join("\n", ReadScope.describe(List.of(ws, home), List.of(ws), home, Platform.LINUX));
+        assertTrue(atHome.contains("[WARN] root /home/rev is the home dir: everything in it is readable"), atHome);
+        assertTrue(atHome.contains("except the roots at or inside them"), atHome);
+        String slash = String.join("\n", ReadScope.describe(List.of(ws, Path.of("/")), List.of(ws), home,
+                Platform.LINUX));
+        assertTrue(slash.contains("root / holds the home dir and every top-level dir: it opens only the system dirs"),
+                slash);
+        String inside = String.join("\n", ReadScope.describe(List.of(ws, home.resolve(".cargo")), List.of(ws), home,
+                Platform.LINUX));
+        assertTrue(inside.contains("root /home/rev/.cargo is inside home: readable except the secrets"), inside);
+        assertFalse(inside.contains("project is inside home"), inside);
     }
 }
