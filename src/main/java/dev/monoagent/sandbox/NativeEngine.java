@@ -133,6 +133,13 @@ final class NativeEngine implements AutoCloseable {
     private volatile long generation;
     /** Long-lived sandboxed processes (NodeRepl) alive now. */
     private final Set<SandboxProcess> liveProcesses = ConcurrentHashMap.newKeySet();
+    /** srt's placeholders of every live wrap (per-command sandboxes, long-lived processes, warm shells). */
+    private final SrtMountPoints mounts;
+    /**
+     * For each sandboxed command or long-lived process now judged (by commandId): the other calls that ran at some
+     * moment of its window. A protected file its scan finds changed may be theirs: the record says so.
+     */
+    private final Map<String, Set<Attribution>> overlap = new ConcurrentHashMap<>();
 
     NativeEngine(HostEnv env, HostTools tools, SrtRuntime.Resolution engine, Policy policy, Path setsid,
                  ViolationLog log) {
@@ -142,6 +149,7 @@ final class NativeEngine implements AutoCloseable {
         this.policy = policy;
         this.setsid = setsid;
         this.log = log;
+        this.mounts = new SrtMountPoints(policy.writableRoots());
     }
 
     Policy policy() {
@@ -150,7 +158,7 @@ final class NativeEngine implements AutoCloseable {
 
     /** The protected-path snapshot: from the watch's index when it can be trusted, else the full walk. */
     ProtectedScan.Snapshot scan() {
-        return ProtectedScan.snapshot(policy, denyLiterals, tools.rg(), watch);
+        return withoutMountPoints(ProtectedScan.snapshot(policy, denyLiterals, tools.rg(), watch, mounts::excused));
     }
 
     private long watchMark() {
@@ -380,8 +388,12 @@ final class NativeEngine implements AutoCloseable {
                 : null;
         boolean reuse = allowReuse && before.layout().equals(preparedLayout);
         preparedLayout = null;
-        SrtBridge.Wrapped w = bridge.wrap(reuse, domains, longLived.get() > 0 ? uncovered(before) : List.of(),
-                Duration.ofSeconds(30));
+        List<String> extras = longLived.get() > 0 ? uncovered(before) : List.of();
+        SrtBridge.Wrapped w = bridge.wrap(reuse, domains, extras, Duration.ofSeconds(30));
+        List<Path> denied = new ArrayList<>(denyLiterals);
+        extras.forEach(x -> denied.add(Path.of(x)));
+        denied.addAll(SrtMountPoints.srtCwdDenies(policy.workspace()));
+        mounts.open(w.commandId(), denied);
         commands.put(w.commandId(), who);
         Map<String, String> e = sandboxEnv(extraEnv);
         String marker = marked ? "\u0001mono-agent-started-" + UUID.randomUUID() + "\u0001" : null;
@@ -656,10 +668,10 @@ final class NativeEngine implements AutoCloseable {
             if (prep != null) {
                 try {
                     bridge.discard();
-                    bridge.cleanup();
                 } catch (IOException ignored) {
                     // bridge gone: noticed by the next alive() check
                 }
+                cleanupWrap(prep.commandId());
             }
             return null;
         }
@@ -686,43 +698,22 @@ final class NativeEngine implements AutoCloseable {
             return;
         }
         s.close();
-        try {
-            // srt removes mount points only when no wrap is outstanding: the prepared one would keep the shell's
-            // (an empty .git among them, which every later wrap would then try to bind into) in the workspace
-            bridge.discard();
-            bridge.cleanup();
-            if (shellsByWrap.isEmpty() && liveProcesses.isEmpty() && running.isEmpty()) {
-                removeEmptyGitMountPoints();
-            }
-        } catch (IOException ignored) {
-            // bridge gone: its exit removed the mount points
-        }
+        cleanupWrap(s.wrapId());
     }
 
     /**
-     * srt leaves the empty directory bwrap made as the mount point for an absent {@code .git} when its counter of
-     * outstanding wraps is not back at zero (the prepared wrap holds one). Every later wrap then finds a {@code .git}
-     * directory and binds the literal {@code .git/hooks} inside it, which bwrap cannot create in a read-only bind
-     * ("Can't create file at …/.git/hooks"), so nothing could run. With no sandboxed process alive an empty
-     * {@code .git} holds nothing and is no mount point: removed (rmdir fails on anything with content).
+     * srt's cleanup for a wrap whose sandbox is gone (or never started); from then on its placeholders no longer
+     * count, and when it was the last live one the placeholders still on the host are removed ({@link SrtMountPoints}).
+     * The bridge drops its prepared wrap when no handed-out one is outstanding, so srt's own counter reaches zero too
+     * (it used to hold one count, which kept an empty {@code .git} on the host that every later wrap failed on).
      */
-    private void removeEmptyGitMountPoints() {
-        java.util.Set<Path> roots = new java.util.LinkedHashSet<>();
-        roots.add(policy.workspace());
-        roots.addAll(policy.writableRoots());
-        for (Path r : roots) {
-            Path g = r.resolve(".git");
-            try {
-                if (Files.isDirectory(g, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                    try (var list = Files.list(g)) {
-                        if (list.findAny().isEmpty()) {
-                            Files.delete(g);
-                        }
-                    }
-                }
-            } catch (IOException ignored) {
-                // not empty after all, or gone: left as it is
-            }
+    private void cleanupWrap(String commandId) {
+        try {
+            bridge.cleanup();
+        } catch (IOException ignored) {
+            // the bridge is gone (its exit removed srt's mount points; ours are removed below); noticed by alive()
+        } finally {
+            mounts.close(commandId);
         }
     }
 
@@ -790,11 +781,7 @@ final class NativeEngine implements AutoCloseable {
             return ProcessRunner.run(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), workdir, stdin, timeout,
                     maxBytes, afterMarker(prep.startMarker(), live), proc::set);
         } finally {
-            try {
-                bridge.cleanup();
-            } catch (IOException ignored) {
-                // the command ran; a dead bridge is noticed by the next alive() check
-            }
+            cleanupWrap(prep.commandId());
         }
     }
 
@@ -886,14 +873,14 @@ final class NativeEngine implements AutoCloseable {
         try {
             slot = limits.acquire();
         } catch (IOException e) {
-            bridge.cleanup();
+            cleanupWrap(prep.commandId());
             throw e;
         }
         try {
             p = ProcessRunner.spawn(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), workdir);
         } catch (IOException e) {
             slot.release();
-            bridge.cleanup();
+            cleanupWrap(prep.commandId());
             throw e;
         }
         java.util.concurrent.atomic.AtomicReference<Prepared> seen = new java.util.concurrent.atomic.AtomicReference<>(
@@ -917,11 +904,7 @@ final class NativeEngine implements AutoCloseable {
             recordPending(prep.commandId(), prep.who());
             slot.release();
             longLived.decrementAndGet();
-            try {
-                bridge.cleanup();
-            } catch (IOException ignored) {
-                // bridge gone: its own exit handler removed the mount points
-            }
+            cleanupWrap(prep.commandId());
             // what earlier checkpoints handled is not reported again
             return finish(seen.get(), "", 0);
         }, callId -> {
@@ -950,7 +933,7 @@ final class NativeEngine implements AutoCloseable {
             synchronized (scanLock) {
                 syncWatch();
                 Prepared last = seen.get();
-                seen.set(last.since(withoutMountPoints(last.before(), scan()), watchMark()));
+                seen.set(last.since(scan(), watchMark()));
             }
         });
         liveProcesses.add(sp);
@@ -983,49 +966,32 @@ final class NativeEngine implements AutoCloseable {
         Prepared last = seen.get();
         syncWatch();
         long mark = watchMark();
-        ProtectedScan.Snapshot now = withoutMountPoints(last.before(), scan());
+        ProtectedScan.Snapshot now = scan();
         List<Violation> found = scanResult(at, last.before(), now, last.watchMark(), " during the evaluation");
         out.addAll(found);
-        seen.set(last.since(found.isEmpty() ? now : withoutMountPoints(last.before(), scan()), mark));
+        seen.set(last.since(found.isEmpty() ? now : scan(), mark));
         return out;
     }
 
     /**
-     * While a sandboxed process runs, srt's mount points for absent literal denies are visible on the host: in a
-     * workspace with no {@code .git}, a {@code .git} directory holding only the mount points for {@code .git/config},
-     * {@code .git/hooks} and friends. Such a directory is not the sandbox's doing, so at that path {@code now} keeps
-     * the state {@code before} had; anything else in it (a planted {@code HEAD}) still counts as a change.
+     * While a sandboxed process runs, srt's placeholders for absent denied paths are on the host: in a workspace with
+     * no {@code .git}, a {@code .git} directory holding only the ones for {@code .git/config}, {@code .git/hooks} and
+     * friends. Such an entry is not the sandbox's doing, so every snapshot describes it as absent (snapshots taken
+     * while different sandboxes live then agree); anything else in it (a planted {@code HEAD}) still counts.
      */
-    private ProtectedScan.Snapshot withoutMountPoints(ProtectedScan.Snapshot before, ProtectedScan.Snapshot now) {
-        Map<Path, ProtectedScan.GitEntry> git = new java.util.HashMap<>(now.git());
+    private ProtectedScan.Snapshot withoutMountPoints(ProtectedScan.Snapshot now) {
+        if (!mounts.anyLive()) {
+            return now;
+        }
+        Map<Path, ProtectedScan.GitEntry> git = new LinkedHashMap<>(now.git());
         for (Map.Entry<Path, ProtectedScan.GitEntry> e : now.git().entrySet()) {
-            ProtectedScan.GitEntry was = before.git().get(e.getKey());
-            boolean srts = e.getValue().kind() == 'D' ? onlyMountPoints(e.getKey()) : mountPoint(e.getKey());
-            if (was != null && was.kind() == 'A' && srts) {
-                git.put(e.getKey(), was);
+            if (e.getValue().kind() != 'A' && mounts.excused(e.getKey())) {
+                git.put(e.getKey(), new ProtectedScan.GitEntry('A', null, null));
             }
         }
-        // likewise a nested .git that is only srt's mount point (the first missing part of a literal deny)
         Set<Path> repos = new java.util.LinkedHashSet<>(now.repos());
-        repos.removeIf(r -> !before.repos().contains(r) && (mountPoint(r)
-                || (Files.isDirectory(r, java.nio.file.LinkOption.NOFOLLOW_LINKS) && onlyMountPoints(r))));
+        repos.removeIf(mounts::excused);
         return new ProtectedScan.Snapshot(now.files(), now.layout(), git, repos);
-    }
-
-    /**
-     * srt's mount point for an absent literal deny: bwrap makes an empty read-only file at the first missing part of
-     * the path ({@code <ws>/.git} for {@code <ws>/.git/config} when there is no {@code .git}), removed at cleanup.
-     */
-    private boolean mountPoint(Path f) {
-        List<Path> lits = denyLiterals;
-        try {
-            java.nio.file.attribute.PosixFileAttributes a = Files.readAttributes(f,
-                    java.nio.file.attribute.PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-            return a.isRegularFile() && a.size() == 0 && a.permissions().stream().noneMatch(x -> x.name()
-                    .endsWith("WRITE")) && lits.stream().anyMatch(l -> l.startsWith(f));
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private boolean onlyMountPoints(Path dir) {
@@ -1137,7 +1103,7 @@ final class NativeEngine implements AutoCloseable {
                         .filter(e -> stopped.contains(e.getValue())).findFirst().orElse(now.get(0)));
                 Prepared judged = rebased.getOrDefault(first.getKey(), first.getValue().prep());
                 ProtectedScan.Snapshot was = judged.before();
-                ProtectedScan.Snapshot seen = withoutMountPoints(was, scan());
+                ProtectedScan.Snapshot seen = scan();
                 Attribution who = first.getValue().who();
                 if (now.size() > 1) {
                     who = new Attribution(who.runId(), who.callId(), who.tool(), who.command() + " (one of "
@@ -1164,7 +1130,7 @@ final class NativeEngine implements AutoCloseable {
                             .add(v);
                 }
                 // every running command is judged from here on for git: what was just handled is not reported twice
-                ProtectedScan.Snapshot after = withoutMountPoints(was, scan());
+                ProtectedScan.Snapshot after = scan();
                 for (Map.Entry<String, Live> e : now) {
                     Prepared p = rebased.getOrDefault(e.getKey(), e.getValue().prep());
                     ProtectedScan.Snapshot b = p.before();

@@ -37,6 +37,19 @@ final class ProtectedFinder {
         if (!Files.isDirectory(ws)) {
             return List.of();
         }
+        return found(p, rg).stream().filter(f -> !inStateDir(p, f)).toList();
+    }
+
+    /**
+     * Whether {@code f} is in the product's state dir ({@code .mono-agent/}: logs, runs, the quarantine). The whole
+     * dir is denied to the sandbox, so nothing in it is the agent's doing; a quarantined file found there again would
+     * be quarantined again, one level deeper per scan.
+     */
+    static boolean inStateDir(Policy p, Path f) {
+        return f.startsWith(p.workspace().resolve(".mono-agent"));
+    }
+
+    private static List<Path> found(Policy p, Path rg) {
         if (rg != null) {
             List<Path> viaRg = ripgrep(p, rg);
             List<Path> specials = viaRg == null ? null : specials(p);

@@ -97,6 +97,15 @@ final class ProtectedScan {
      * events, every directory watched), else from the full walk. Both list the same paths; only the cost differs.
      */
     static Snapshot snapshot(Policy p, Collection<Path> denyLiterals, Path rg, ProtectedWatch watch) {
+        return snapshot(p, denyLiterals, rg, watch, f -> false);
+    }
+
+    /**
+     * As above; {@code mountPoint} tells srt's placeholders of live sandboxes ({@link SrtMountPoints#excused}), which
+     * are left out: nobody wrote them, and moving one would detach a live sandbox's read-only bind.
+     */
+    static Snapshot snapshot(Policy p, Collection<Path> denyLiterals, Path rg, ProtectedWatch watch,
+                             java.util.function.Predicate<Path> mountPoint) {
         Map<Path, Key> out = new HashMap<>();
         java.util.TreeSet<String> layout = new java.util.TreeSet<>();
         Set<Path> literals = new HashSet<>(denyLiterals);
@@ -138,7 +147,9 @@ final class ProtectedScan {
                 if (nestedHook(rel)) {
                     out.put(f, new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey()));
                 }
-                consider(p, literals, f, a, out);
+                if (!mountPoint.test(f)) {
+                    consider(p, literals, f, a, out);
+                }
             }
             for (Path known : List.of(ws.resolve(".git/hooks"))) {
                 if (Files.isDirectory(known, LinkOption.NOFOLLOW_LINKS)) {

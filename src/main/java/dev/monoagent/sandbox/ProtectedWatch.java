@@ -372,7 +372,8 @@ final class ProtectedWatch implements AutoCloseable {
 
     private boolean indexable(Path f) {
         Path ws = policy.workspace();
-        return f.startsWith(ws) && !f.equals(ws) && ProtectedFinder.interesting(policy, f);
+        return f.startsWith(ws) && !f.equals(ws) && !ProtectedFinder.inStateDir(policy, f)
+                && ProtectedFinder.interesting(policy, f);
     }
 
     /**

@@ -36,7 +36,7 @@ import java.util.function.Consumer;
 final class SrtBridge implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "bridge.mjs";
     /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
-    static final String SCRIPT_SHA256 = "d6aadb3d711fc6e71ebf9ed3959c49ffbbba0e678c1da82a6637c310baac696e";
+    static final String SCRIPT_SHA256 = "c906a2ac890c04b906d3691c83c112d76e9ae1b7ed54377c2eb8b62afedb9d04";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

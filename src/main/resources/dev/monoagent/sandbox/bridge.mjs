@@ -49,6 +49,10 @@ const { randomUUID } = await import('node:crypto');
 // apply-seccomp), so a wrap does not depend on the command and can be prepared before the command is known.
 const COMMAND = '__mc=$MONO_AGENT_CMD; unset MONO_AGENT_CMD; eval "$__mc"';
 let pre = null;          // a wrap prepared ahead of time: { commandId, wrapped }
+// Wraps handed to Java whose cleanup has not come yet. srt removes its mount points only when its own counter of
+// outstanding wraps is back at zero, and the prepared wrap holds one count of it: without dropping `pre` when the last
+// handed-out wrap is cleaned up, a mount point (an empty .git among them) would outlive every sandbox.
+let outstanding = 0;
 let initialized = false;
 let config = null;
 let seen = 0;
@@ -97,6 +101,7 @@ function discard() {
 
 async function teardown() {
   pre = null;
+  outstanding = 0;
   if (unsubscribe) { unsubscribe(); unsubscribe = null; }
   if (initialized || forcedMacos) { initialized = false; await SandboxManager.reset(); }
 }
@@ -134,10 +139,13 @@ const ops = {
     if (req.usePrepared && pre) {
       const w = pre;
       pre = null;
+      outstanding++;
       return { ...w, prepared: true };
     }
     discard();
-    return { ...(await freshWrap(req.extraDenyWrite)), prepared: false };
+    const fresh = await freshWrap(req.extraDenyWrite);
+    outstanding++;
+    return { ...fresh, prepared: false };
   },
   // For tests and diagnostics on a host that is not a Mac: srt's own macOS wrap (sandbox-exec with its generated
   // Seatbelt profile) for this config, with its macOS log monitor and proxies started as initialize() starts them.
@@ -157,6 +165,10 @@ const ops = {
   },
   async cleanup() {
     SandboxManager.cleanupAfterCommand();
+    if (outstanding > 0) outstanding--;
+    // nothing handed out is alive any more: let srt's counter reach zero so it removes the mount points, then
+    // prepare afresh (for the workspace without them)
+    if (outstanding === 0) discard();
     enqueue(prewrap);
     return {};
   },

@@ -1,0 +1,201 @@
+package dev.monoagent.sandbox;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where srt's live sandboxes of one engine have mount points on the host. For a denied path that does not exist when
+ * a command is wrapped, srt binds a read-only placeholder over its first missing component ({@code /dev/null} for the
+ * path itself, an empty directory for a missing parent), and bubblewrap creates that component in the workspace: an
+ * empty file with no write bits, or an empty directory — there for as long as that sandbox lives, and past it until
+ * srt's counter of outstanding wraps is back at zero. Moving or deleting one from the host detaches that sandbox's
+ * bind, and the denied path becomes writable inside it (attack 3, A11), so no scan may quarantine, restore or record
+ * one while any sandbox of the engine lives. Once none does, whatever is left is removed ({@link #close}).
+ *
+ * <p>Computed from what srt is given, the same rule it applies (first missing component at wrap time), not from its
+ * bwrap arguments (which may be passed through a file). A path only counts while it still has a placeholder's shape:
+ * an empty read-only file, or a directory holding nothing but such entries on the way to a denied path — anything
+ * the sandbox could have written there (content, another name) makes it an ordinary path again.
+ */
+final class SrtMountPoints {
+    private final List<Path> roots;
+    /** Per live wrap (commandId): the first missing component of each of its denied paths when it was wrapped. */
+    private final Map<String, Set<Path>> live = new HashMap<>();
+    /** Placeholders of every wrap since the set was last empty (srt removes them only when all are cleaned up). */
+    private final Set<Path> placed = new LinkedHashSet<>();
+    /** The denied paths of those wraps: a placeholder directory may hold only entries on the way to one. */
+    private final Set<Path> denied = new HashSet<>();
+
+    /** {@code roots}: the writable roots (srt places nothing outside them: the rest is read-only already). */
+    SrtMountPoints(Collection<Path> roots) {
+        List<Path> r = new ArrayList<>();
+        for (Path p : roots) {
+            r.add(p.toAbsolutePath().normalize());
+        }
+        this.roots = List.copyOf(r);
+    }
+
+    /**
+     * srt's own denies at its working directory (the workspace), added to ours on every wrap (srt 0.0.78
+     * {@code linuxGetCwdMandatoryDenyPaths}); its nested scan only adds paths that exist.
+     */
+    static List<Path> srtCwdDenies(Path ws) {
+        List<Path> out = new ArrayList<>();
+        Policy.ENGINE_DANGEROUS_FILES.forEach(f -> out.add(ws.resolve(f)));
+        Policy.ENGINE_DANGEROUS_DIRS.forEach(d -> out.add(ws.resolve(d)));
+        if (Files.isDirectory(ws.resolve(".git"))) {
+            out.add(ws.resolve(".git/hooks"));
+            out.add(ws.resolve(".git/config"));
+        }
+        return out;
+    }
+
+    /** A wrap was made for {@code id} with these denied paths (absolute): its placeholders count from now on. */
+    synchronized void open(String id, Collection<Path> deniedPaths) {
+        Set<Path> mine = new LinkedHashSet<>();
+        for (Path raw : deniedPaths) {
+            Path d = raw.toAbsolutePath().normalize();
+            Path root = rootOf(d);
+            if (root == null || d.equals(root)) {
+                continue;
+            }
+            denied.add(d);
+            Path first = firstMissing(root, d);
+            if (first != null) {
+                mine.add(first);
+            }
+        }
+        live.put(id, mine);
+        placed.addAll(mine);
+    }
+
+    /**
+     * The sandbox wrapped for {@code id} is gone and srt was told (its cleanup ran). When it was the last one alive,
+     * the placeholders still on the host are removed (srt had to leave them while another wrap was outstanding, or
+     * its bridge died before it could), so none outlives every sandbox.
+     */
+    synchronized void close(String id) {
+        if (live.remove(id) == null || !live.isEmpty()) {
+            return;
+        }
+        List<Path> all = new ArrayList<>(placed);
+        // deepest first: a placeholder inside another one's directory goes before that directory
+        all.sort(Comparator.comparingInt(Path::getNameCount).reversed());
+        for (Path p : all) {
+            remove(p);
+        }
+        placed.clear();
+        denied.clear();
+    }
+
+    /** Whether some sandbox of the engine is live (wrapped and not yet cleaned up). */
+    synchronized boolean anyLive() {
+        return !live.isEmpty();
+    }
+
+    /**
+     * Whether {@code p} is one of srt's placeholders (or inside one) while a sandbox lives: never a protected file
+     * written, a repository or a git redirection, and never to be moved.
+     */
+    synchronized boolean excused(Path p) {
+        if (live.isEmpty()) {
+            return false;
+        }
+        Path n = p.toAbsolutePath().normalize();
+        for (Path r : placed) {
+            if (n.startsWith(r) && shaped(n, 0)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Path rootOf(Path d) {
+        for (Path r : roots) {
+            if (d.startsWith(r)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private static Path firstMissing(Path root, Path d) {
+        Path acc = root;
+        for (Path part : root.relativize(d)) {
+            acc = acc.resolve(part);
+            if (!Files.exists(acc, LinkOption.NOFOLLOW_LINKS)) {
+                return acc;
+            }
+            if (!Files.isDirectory(acc, LinkOption.NOFOLLOW_LINKS)) {
+                return null; // nothing can be created below a file (srt skips such a deny)
+            }
+        }
+        return null;
+    }
+
+    /** A placeholder's shape at {@code p}: on the way to (or at) a denied path, empty, or holding only such. */
+    private boolean shaped(Path p, int depth) {
+        if (depth > 16 || denied.stream().noneMatch(d -> d.startsWith(p))) {
+            return false;
+        }
+        PosixFileAttributes a;
+        try {
+            a = Files.readAttributes(p, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return false;
+        }
+        if (a.isRegularFile()) {
+            Set<PosixFilePermission> perms = a.permissions();
+            return a.size() == 0 && !perms.contains(PosixFilePermission.OWNER_WRITE)
+                    && !perms.contains(PosixFilePermission.GROUP_WRITE)
+                    && !perms.contains(PosixFilePermission.OTHERS_WRITE);
+        }
+        if (!a.isDirectory()) {
+            return false;
+        }
+        try (var s = Files.list(p)) {
+            for (Path c : (Iterable<Path>) s::iterator) {
+                if (!shaped(c, depth + 1)) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Removes a leftover placeholder that still has its shape (nothing sandboxed is alive to swap it). */
+    private void remove(Path p) {
+        if (!shaped(p, 0)) {
+            return;
+        }
+        try {
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                List<Path> children;
+                try (var s = Files.list(p)) {
+                    children = s.toList();
+                }
+                for (Path c : children) {
+                    remove(c);
+                }
+            }
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // gone already, or no longer empty: left as it is
+        }
+    }
+}
