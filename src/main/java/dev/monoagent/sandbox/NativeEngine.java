@@ -751,6 +751,7 @@ final class NativeEngine implements AutoCloseable {
                 // fresh one was seen to as well (bwrap "Can't create file at <ws>/.git/hooks: Read-only file system"
                 // right after a repository appeared), so either kind gets one fresh retry
                 Prepared failed = prep;
+                overlap.remove(failed.commandId()); // nothing of it ran (no start marker)
                 prep = prepare(argv, who, extraEnv, rebased.getOrDefault(failed.commandId(), failed).before(), false,
                         true);
                 rebased.remove(failed.commandId());
@@ -777,6 +778,7 @@ final class NativeEngine implements AutoCloseable {
                                          long maxBytes, OutputListener live) throws IOException {
         java.util.concurrent.atomic.AtomicReference<Process> proc = new java.util.concurrent.atomic.AtomicReference<>();
         this.live.put(prep.commandId(), new Live(slot, proc, prep.who(), prep, false));
+        began(prep.commandId(), prep.who(), true);
         try {
             return ProcessRunner.run(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), workdir, stdin, timeout,
                     maxBytes, afterMarker(prep.startMarker(), live), proc::set);
@@ -889,6 +891,7 @@ final class NativeEngine implements AutoCloseable {
         running.add(prep.commandId());
         live.put(prep.commandId(), new Live(slot, new java.util.concurrent.atomic.AtomicReference<>(p), prep.who(),
                 prep, true));
+        began(prep.commandId(), prep.who(), true);
         SandboxProcess[] self = new SandboxProcess[1];
         SandboxProcess sp = new SandboxProcess(p, () -> {
             if (self[0] != null) {
@@ -926,6 +929,7 @@ final class NativeEngine implements AutoCloseable {
             // never while an intervention has the tree: it thaws what it froze itself
             synchronized (scanLock) {
                 slot.thaw();
+                began(prep.commandId(), prep.who(), false);
             }
         }, sp0 -> refresh(sp0));
         self[0] = sp;
@@ -967,7 +971,8 @@ final class NativeEngine implements AutoCloseable {
         syncWatch();
         long mark = watchMark();
         ProtectedScan.Snapshot now = scan();
-        List<Violation> found = scanResult(at, last.before(), now, last.watchMark(), " during the evaluation");
+        List<Violation> found = scanResult(last.commandId(), at, last.before(), now, last.watchMark(),
+                " during the evaluation");
         out.addAll(found);
         seen.set(last.since(found.isEmpty() ? now : scan(), mark));
         return out;
@@ -1016,10 +1021,12 @@ final class NativeEngine implements AutoCloseable {
         ProtectedScan.Snapshot after;
         synchronized (scanLock) {
             after = scan();
-            found = scanResult(who, prep.before(), after, prep.watchMark(), "");
+            found = scanResult(prep.commandId(), who, prep.before(), after, prep.watchMark(), "");
+            overlap.remove(prep.commandId());
         }
         // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)
         preparedLayout = found.isEmpty() ? after.layout() : null;
+        out = notRefused(out, found);
         out.addAll(found);
         long tmpFound = limits == null || sessionTmp == null ? -1 : limits.enforceTmp(sessionTmp);
         if (tmpFound >= 0) {
@@ -1031,6 +1038,44 @@ final class NativeEngine implements AutoCloseable {
         }
         out.addAll(infer(who, stderr, exit, out));
         return out;
+    }
+
+    /**
+     * srt's Linux feed reports write attempts on denied paths and they read "refused" — true while the read-only bind
+     * is in place. When the scan then finds the file written (a bind detached from the host meanwhile), the attempt
+     * was not refused: the engine's words for it are replaced, naming the detected record instead.
+     */
+    static List<Violation> notRefused(List<Violation> observed, List<Violation> found) {
+        List<Path> written = new ArrayList<>();
+        for (Violation v : found) {
+            Path t = pathOrNull(v.target());
+            if (v.kind() == Kind.WRITE && t != null) {
+                written.add(t);
+            }
+        }
+        List<Violation> out = new ArrayList<>();
+        for (Violation v : observed) {
+            Path t = pathOrNull(v.target());
+            String refused = "write refused by the sandbox (";
+            if (v.tier() == Tier.OBSERVED && v.kind() == Kind.WRITE && t != null && v.reason() != null
+                    && v.reason().startsWith(refused)
+                    && written.stream().anyMatch(w -> w.startsWith(t) || t.startsWith(w))) {
+                String call = v.reason().substring(refused.length() - 1);
+                v = new Violation(v.time(), v.tier(), v.kind(), v.runId(), v.callId(), v.tool(), v.command(),
+                        v.target(), "write attempt reported by the sandbox " + call + ", and not refused: the path "
+                        + "was found written on the host afterwards (see the detected record)");
+            }
+            out.add(v);
+        }
+        return out;
+    }
+
+    private static Path pathOrNull(String s) {
+        try {
+            return s == null ? null : Path.of(s).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
     }
 
     /** The command no longer runs: no intervention may stop (or thaw) it from here on. */
@@ -1198,7 +1243,6 @@ final class NativeEngine implements AutoCloseable {
                     + (when.isEmpty() ? " during the command" : when) + ": a protected file created and deleted "
                     + "meanwhile may be unrecorded"));
         }
-        out.forEach(log::record);
         return out;
     }
 
@@ -1206,8 +1250,120 @@ final class NativeEngine implements AutoCloseable {
      * Protected files and git entries changed between two snapshots, handled (new files quarantined, repositories
      * neutralised, redirections restored) and recorded; only call when nothing sandboxed can touch the tree.
      */
-    private List<Violation> scanResult(Attribution who, ProtectedScan.Snapshot before, ProtectedScan.Snapshot after,
-                                       long watchMark, String when) {
+    private List<Violation> scanResult(String id, Attribution who, ProtectedScan.Snapshot before,
+                                       ProtectedScan.Snapshot after, long watchMark, String when) {
+        List<Violation> found = scanChanges(who, before, after, watchMark, when);
+        String others = othersMeanwhile(id, who);
+        List<Violation> out = new ArrayList<>();
+        for (Violation v : found) {
+            Violation w = others == null ? v : new Violation(v.time(), v.tier(), v.kind(), v.runId(), v.callId(),
+                    v.tool(), v.command(), v.target(), v.reason() + others);
+            log.record(w);
+            out.add(w);
+        }
+        settleOthers(id, after, found);
+        return out;
+    }
+
+    /**
+     * Whom else a change found in {@code id}'s window may belong to: the other sandboxed calls that ran at some moment
+     * since the last scan (each scan settles what it found for every baseline, so only that stretch is open). Null
+     * when none did. Afterwards every judged window restarts with the calls running now.
+     */
+    private String othersMeanwhile(String id, Attribution who) {
+        Set<Attribution> ran;
+        synchronized (overlap) {
+            Set<Attribution> s = overlap.get(id);
+            ran = s == null ? Set.of() : new java.util.LinkedHashSet<>(s);
+            ran.remove(who);
+            for (Map.Entry<String, Set<Attribution>> e : overlap.entrySet()) {
+                e.getValue().clear();
+                for (Map.Entry<String, Live> l : live.entrySet()) {
+                    if (!l.getKey().equals(e.getKey()) && running(l.getValue())) {
+                        e.getValue().add(l.getValue().who());
+                    }
+                }
+            }
+        }
+        if (ran.isEmpty()) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        for (Attribution a : ran) {
+            names.add(a.tool() + " " + (a.callId() != null ? a.callId() : a.command())
+                    + (a.runId() != null ? " of run " + a.runId() : ""));
+        }
+        return " — not necessarily this call's doing: other sandboxed calls ran meanwhile (" + String.join(", ", names)
+                + "), and which of them wrote it cannot be told from the files";
+    }
+
+    /** Running now, not stopped between evaluations. */
+    private static boolean running(Live l) {
+        Process p = l.process().get();
+        return !l.slot().frozen() && (p == null || p.isAlive());
+    }
+
+    /**
+     * A sandboxed command or long-lived process starts (or resumes) running: every window judged now may hold its
+     * writes, and its own window starts with the others running now.
+     */
+    private void began(String id, Attribution who, boolean fresh) {
+        synchronized (overlap) {
+            for (Map.Entry<String, Set<Attribution>> e : overlap.entrySet()) {
+                if (!e.getKey().equals(id)) {
+                    e.getValue().add(who);
+                }
+            }
+            if (fresh) {
+                Set<Attribution> mine = new java.util.LinkedHashSet<>();
+                for (Map.Entry<String, Live> l : live.entrySet()) {
+                    if (!l.getKey().equals(id) && running(l.getValue())) {
+                        mine.add(l.getValue().who());
+                    }
+                }
+                overlap.put(id, mine);
+            }
+        }
+    }
+
+    /**
+     * What one scan found changed is settled for every other window judged now: their baselines take the state it
+     * left, so the same change is never recorded again on another call.
+     */
+    private void settleOthers(String id, ProtectedScan.Snapshot after, List<Violation> found) {
+        if (found.isEmpty()) {
+            return;
+        }
+        Set<Path> handled = new HashSet<>();
+        for (Violation v : found) {
+            if (v.target() != null) {
+                handled.add(Path.of(v.target()));
+            }
+        }
+        for (Map.Entry<String, Live> e : live.entrySet()) {
+            if (e.getKey().equals(id)) {
+                continue;
+            }
+            Prepared p = rebased.getOrDefault(e.getKey(), e.getValue().prep());
+            ProtectedScan.Snapshot b = p.before();
+            Map<Path, ProtectedScan.Key> files = new java.util.HashMap<>(b.files());
+            for (Path h : handled) {
+                ProtectedScan.Key k = Files.exists(h, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        ? after.files().get(h) : null;
+                if (k == null) {
+                    files.remove(h);
+                } else {
+                    files.put(h, k);
+                }
+            }
+            rebased.put(e.getKey(), p.since(new ProtectedScan.Snapshot(files, b.layout(), b.git(), b.repos()),
+                    p.watchMark()));
+        }
+    }
+
+    /** What changed between two snapshots, handled (moved out, restored) but not yet recorded. */
+    private List<Violation> scanChanges(Attribution who, ProtectedScan.Snapshot before, ProtectedScan.Snapshot after,
+                                        long watchMark, String when) {
         List<Violation> out = new ArrayList<>(vanished(who, after, watchMark, when));
         List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, before.files(),
                 after.files()));
@@ -1217,19 +1373,15 @@ final class NativeEngine implements AutoCloseable {
         changes.addAll(gitChanges);
         for (ProtectedScan.Change c : changes) {
             if (gitChanges.contains(c)) {
-                Violation v = gitViolation(who, c, when);
-                log.record(v);
-                out.add(v);
+                out.add(gitViolation(who, c, when));
                 continue;
             }
             String reason = c.created()
                     ? "new protected file written" + when + " (srt ignores write globs on Linux)"
                             + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
                     : "protected file changed" + when;
-            Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
-                    who.command(), c.path().toString(), reason);
-            log.record(v);
-            out.add(v);
+            out.add(new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
+                    who.command(), c.path().toString(), reason));
         }
         return out;
     }

@@ -144,6 +144,65 @@ class LiveMountPointTest {
         }
     }
 
+    @Test
+    void aWriteFoundByAnotherCallsScanSaysWhoElseRanAndIsRecordedOnce() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            Future<ExecOutcome.Completed> a = pool.submit(() -> TestEngine.bash(sb, ws,
+                    "touch a-up; " + waitFor("a-go"), "run-a", "call-a", Duration.ofSeconds(60)));
+            awaitFile(ws.resolve("a-up"));
+            // B writes a new .env.* while A runs; A ends first, so A's scan is the one that finds it
+            Future<ExecOutcome.Completed> b = pool.submit(() -> TestEngine.bash(sb, ws, "echo B > .env.fromb; "
+                    + "touch b-up; " + waitFor("b-end"), "run-b", "call-b", Duration.ofSeconds(60)));
+            awaitFile(ws.resolve("b-up"));
+            Files.writeString(ws.resolve("a-go"), "");
+            ExecOutcome.Completed ra = a.get(60, TimeUnit.SECONDS);
+            Files.writeString(ws.resolve("b-end"), "");
+            ExecOutcome.Completed rb = b.get(60, TimeUnit.SECONDS);
+            String env = ws.resolve(".env.fromb").toString();
+            List<Violation> all = new ArrayList<>(ra.violations());
+            all.addAll(rb.violations());
+            List<Violation> onIt = all.stream().filter(v -> env.equals(v.target())).toList();
+            assertEquals(1, onIt.size(), "recorded once: " + all);
+            Violation v = onIt.get(0);
+            assertTrue("call-b".equals(v.callId()) || v.reason().contains("call-b"),
+                    "A only waited: a record on A must name B as who else ran: " + v);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aWriteThatLandedIsNeverRecordedAsRefused() throws Exception {
+        // the read-only bind over .claude taken away from the host while the command runs (the human's rm -r .claude,
+        // what another call's scan used to do): srt's feed still calls the command's write "refused", but it landed
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            Future<ExecOutcome.Completed> c = pool.submit(() -> TestEngine.bash(sb, ws, "touch up; " + waitFor("go")
+                    + "mkdir -p .claude/commands; echo PWN > .claude/commands/x.md; echo rc=$?", "run-r", "call-r",
+                    Duration.ofSeconds(60)));
+            awaitFile(ws.resolve("up"));
+            assertTrue(Files.isDirectory(ws.resolve(".claude")), "srt's placeholder for .claude/commands");
+            Files.delete(ws.resolve(".claude"));
+            Files.writeString(ws.resolve("go"), "");
+            ExecOutcome.Completed r = c.get(60, TimeUnit.SECONDS);
+            assertTrue(r.stdout().contains("rc=0"), "the write must land for this test to mean anything: "
+                    + r.stdout() + r.stderr());
+            Path x = ws.resolve(".claude/commands/x.md");
+            assertTrue(r.violations().stream().anyMatch(v -> v.tier() == Violation.Tier.DETECTED
+                    && x.toString().equals(v.target())), "the written file is recorded: " + r.violations());
+            List<Violation> refused = r.violations().stream().filter(v -> v.reason() != null
+                    && v.reason().contains("refused") && !v.reason().contains("not refused")).toList();
+            assertTrue(refused.isEmpty(), "recorded as refused, but the write happened: " + refused);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static List<String> leftovers(Path ws) throws Exception {
         List<String> out = new ArrayList<>();
         try (Stream<Path> s = Files.list(ws)) {
