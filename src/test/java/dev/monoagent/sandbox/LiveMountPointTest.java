@@ -44,9 +44,7 @@ class LiveMountPointTest {
         try (Sandbox sb = TestEngine.openReady(ws)) {
             // A is wrapped first (no .claude yet: its mount point is the directory .claude), B second (its mount
             // points are the files .claude/commands and .claude/agents inside it); A ends while B still runs
-            Future<ExecOutcome.Completed> a = pool.submit(() -> TestEngine.bash(sb, ws,
-                    "touch a-up; " + waitFor("a-go"), "run-a", "call-a", Duration.ofSeconds(60)));
-            awaitFile(ws.resolve("a-up"));
+            Future<ExecOutcome.Completed> a = startWaiting(pool, sb, ws);
             Future<ExecOutcome.Completed> b = pool.submit(() -> TestEngine.bash(sb, ws, "touch b-up; "
                     + waitFor("b-go") + "mkdir -p .claude/commands 2>/dev/null; echo PWN-CMD > .claude/commands/x.md "
                     + "2>/dev/null; echo rc=$?; touch b-wrote; " + waitFor("b-end"), "run-b", "call-b",
@@ -150,9 +148,7 @@ class LiveMountPointTest {
         Files.writeString(ws.resolve("README.md"), "hi\n");
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (Sandbox sb = TestEngine.openReady(ws)) {
-            Future<ExecOutcome.Completed> a = pool.submit(() -> TestEngine.bash(sb, ws,
-                    "touch a-up; " + waitFor("a-go"), "run-a", "call-a", Duration.ofSeconds(60)));
-            awaitFile(ws.resolve("a-up"));
+            Future<ExecOutcome.Completed> a = startWaiting(pool, sb, ws);
             // B writes a new .env.* while A runs; A ends first, so A's scan is the one that finds it
             Future<ExecOutcome.Completed> b = pool.submit(() -> TestEngine.bash(sb, ws, "echo B > .env.fromb; "
                     + "touch b-up; " + waitFor("b-end"), "run-b", "call-b", Duration.ofSeconds(60)));
@@ -201,6 +197,15 @@ class LiveMountPointTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Starts call A of run-a, which only waits (until a-go exists); returns once it runs. */
+    private static Future<ExecOutcome.Completed> startWaiting(ExecutorService pool, Sandbox sb, Path ws)
+            throws InterruptedException {
+        Future<ExecOutcome.Completed> a = pool.submit(() -> TestEngine.bash(sb, ws, "touch a-up; " + waitFor("a-go"),
+                "run-a", "call-a", Duration.ofSeconds(60)));
+        awaitFile(ws.resolve("a-up"));
+        return a;
     }
 
     private static List<String> leftovers(Path ws) throws Exception {
