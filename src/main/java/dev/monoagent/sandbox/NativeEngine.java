@@ -1274,7 +1274,7 @@ final class NativeEngine implements AutoCloseable {
         Set<Attribution> ran;
         synchronized (overlap) {
             Set<Attribution> s = overlap.get(id);
-            ran = s == null ? Set.of() : new java.util.LinkedHashSet<>(s);
+            ran = s == null ? new java.util.LinkedHashSet<>() : new java.util.LinkedHashSet<>(s);
             ran.remove(who);
             for (Map.Entry<String, Set<Attribution>> e : overlap.entrySet()) {
                 e.getValue().clear();
