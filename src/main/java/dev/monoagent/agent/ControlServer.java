@@ -152,15 +152,52 @@ public final class ControlServer implements AutoCloseable {
                         ? new Reply(false, "this instance cannot re-check its sandbox", null)
                         : new Reply(true, null, st));
             }
-            case "tool" -> {
-                ToolCallReply r = handler.callTool(req.tool(), req.args() == null ? "{}" : req.args(), req.runId());
-                ControlProtocol.write(client, r == null
-                        ? new Reply(false, "this instance does not serve tool calls", null)
-                        : new Reply(true, null, null, r));
-            }
+            case "tool" -> serveTool(client, req);
             case "run" -> serveRun(client, req);
             default -> ControlProtocol.write(client, new Reply(false, "unknown op: " + op, null));
         }
+    }
+
+    /**
+     * Op {@code tool}: one tool call, answered with its reply. The peer closing its side before the answer (Ctrl-C or
+     * SIGTERM of {@code tools call}, a client that died) cancels the call here, which kills its sandboxed process
+     * group: a command must not keep running in the instance for a client that is gone (red team A15).
+     */
+    private void serveTool(SocketChannel client, Request req) throws IOException {
+        dev.monoagent.common.TaskExecutor.Task<ToolCallReply> call = dev.monoagent.common.TaskExecutor.shared()
+                .submit("control-tool", () -> handler.callTool(req.tool(), req.args() == null ? "{}" : req.args(),
+                        req.runId()));
+        call.future().whenComplete((r, x) -> {
+            try {
+                client.shutdownInput(); // ends the wait for the peer below
+            } catch (IOException ignored) {
+                // the peer is gone already
+            }
+        });
+        // the client sends nothing after its request: end of stream before the answer means it went away
+        java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(256);
+        try {
+            while (client.read(sink) >= 0) {
+                sink.clear();
+            }
+        } catch (IOException e) {
+            // reset by the peer: same as gone
+        }
+        if (!call.future().isDone()) {
+            call.cancel();
+            return;
+        }
+        ToolCallReply r;
+        try {
+            r = call.future().join();
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            ControlProtocol.write(client, new Reply(false, "the tool call failed in the instance: "
+                    + (e.getCause() == null ? e : e.getCause()).getMessage(), null));
+            return;
+        }
+        ControlProtocol.write(client, r == null
+                ? new Reply(false, "this instance does not serve tool calls", null)
+                : new Reply(true, null, null, r));
     }
 
     /**
