@@ -3,6 +3,7 @@ package dev.monoagent.cli;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventJson;
 import dev.monoagent.common.EventSink;
+import dev.monoagent.common.Printable;
 import dev.monoagent.common.Violation;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -24,10 +25,11 @@ abstract sealed class EventPrinter implements EventSink {
         return new Human(err);
     }
 
-    /** The one human wording of a violation. */
+    /** The one human wording of a violation (its target and reason escaped: a file name may hold anything). */
     static String violationLine(Violation v) {
         return "violation: " + v.tier().name().toLowerCase(Locale.ROOT) + " " + v.kind().name().toLowerCase(Locale.ROOT)
-                + " " + (v.target() == null ? "-" : v.target()) + " (" + v.reason() + ")";
+                + " " + (v.target() == null ? "-" : Printable.line(v.target())) + " (" + Printable.line(v.reason())
+                + ")";
     }
 
     private static final class Jsonl extends EventPrinter {
@@ -57,7 +59,7 @@ abstract sealed class EventPrinter implements EventSink {
                 err.println(violationLine(v.violation()));
                 err.flush();
             } else if (e instanceof Event.NetworkAllowed a) {
-                err.println("network: " + a.describe());
+                err.println("network: " + Printable.line(a.describe()));
                 err.flush();
             }
         }

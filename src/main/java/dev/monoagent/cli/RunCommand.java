@@ -65,7 +65,7 @@ final class RunCommand implements Callable<Integer> {
             throw new CliException(ExitCodes.USAGE, "mono-agent run: PROMPT is empty; say what the agent should do.");
         }
         LoadedConfig lc = options.load(ctx);
-        EventSink printer = json ? line -> { } : new Human(ctx.out(), ctx.err(), Human.dims(ctx.env()));
+        EventSink printer = json ? line -> { } : new Human(ctx.out(), ctx.err(), Human.dims(ctx.env()), ctx.terminal());
         AtomicBoolean interrupted = new AtomicBoolean();
         RunResult result = null;
         Optional<ControlClient.RemoteRun> remote = ControlClient.forWorkspace(lc.workspace())
@@ -167,15 +167,26 @@ final class RunCommand implements Callable<Integer> {
         /** A reasoning summary is being printed on stderr (its line is open). */
         private boolean reasoning;
 
+        /** Escape the model's words for a terminal (they may quote a tool's output, escape sequences and all). */
+        private final boolean terminal;
+
         Human(PrintWriter out, PrintWriter err) {
-            this(out, err, false);
+            this(out, err, false, false);
         }
 
-        /** @param dim print the reasoning summary dim (an ANSI attribute) */
-        Human(PrintWriter out, PrintWriter err, boolean dim) {
+        /**
+         * @param dim      print the reasoning summary dim (an ANSI attribute)
+         * @param terminal stdout is a terminal: escape control sequences in the streamed text
+         */
+        Human(PrintWriter out, PrintWriter err, boolean dim, boolean terminal) {
             this.out = out;
             this.err = err;
             this.dim = dim;
+            this.terminal = terminal;
+        }
+
+        private String shown(String text) {
+            return terminal ? dev.monoagent.common.Printable.terminal(text) : text;
         }
 
         /** Dim text for a terminal that has attributes: {@code TERM} set and not dumb, and no {@code NO_COLOR}. */
@@ -200,11 +211,11 @@ final class RunCommand implements Callable<Integer> {
                         err.print((dim ? DIM : "") + "reasoning: ");
                         reasoning = true;
                     }
-                    err.print(r.text());
+                    err.print(shown(r.text()));
                     err.flush();
                 }
                 case Event.AssistantDelta d -> {
-                    out.print(d.text());
+                    out.print(shown(d.text()));
                     out.flush();
                     midLine = !d.text().endsWith("\n");
                 }
@@ -263,7 +274,7 @@ final class RunCommand implements Callable<Integer> {
         }
 
         private static String cut(String s) {
-            String one = s.replace('\n', ' ');
+            String one = dev.monoagent.common.Printable.line(s.replace('\n', ' '));
             return one.length() <= 100 ? one : one.substring(0, 99) + "…";
         }
     }

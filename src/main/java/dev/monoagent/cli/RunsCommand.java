@@ -283,15 +283,7 @@ final class RunsCommand implements Runnable {
         int i = 0;
         for (; i < s.length() && t.length() < max; i++) {
             char c = s.charAt(i);
-            if (c == '\n') {
-                t.append("\\n");
-            } else if (c == '\r') {
-                t.append("\\r");
-            } else if (c < 0x20 && c != '\t' || c >= 0x7f && c <= 0x9f) {
-                t.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                t.append(c);
-            }
+            t.append(c == '\t' ? "\t" : dev.monoagent.common.Printable.line(String.valueOf(c)));
         }
         return i < s.length() ? t + "…" : t.toString();
     }

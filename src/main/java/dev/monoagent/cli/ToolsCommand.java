@@ -144,7 +144,8 @@ final class ToolsCommand implements Runnable {
                 // the call's events, exactly as the run log holds them (an instance sends them as such lines)
                 r.events().forEach(ctx.out()::println);
             } else {
-                ctx.out().println(r.text());
+                // the tool's output as it is, but on a terminal its escape sequences are shown, not obeyed
+                ctx.out().println(ctx.shown(r.text()));
                 EventPrinter human = EventPrinter.human(ctx.err());
                 r.parsedEvents().forEach(human::accept);
                 if (!r.outcome().ok()) {

@@ -1,6 +1,7 @@
 package dev.monoagent.tools;
 
 import dev.monoagent.common.Event;
+import dev.monoagent.common.Printable;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.monoagent.common.Violation;
@@ -90,14 +91,16 @@ final class CommandTools {
             sb.append("(output exceeded ").append(spec.maxOutputBytes() / (1024 * 1024))
                     .append(" MiB per stream; the rest was dropped)\n");
         }
-        // the reason says what happened (refused, or allowed inside the sandbox's own tmpfs): no verb of our own here
+        // the reason says what happened (refused, or allowed inside the sandbox's own tmpfs): no verb of our own here.
+        // A target is a name the command chose: escaped, so a newline or an escape in it cannot forge another line
         for (Violation v : c.violations()) {
             sb.append("Sandbox record (").append(v.kind().name().toLowerCase(java.util.Locale.ROOT)).append("): ")
-                    .append(v.target()).append(v.reason() == null || v.reason().isBlank() ? "" : " — " + v.reason())
-                    .append('\n');
+                    .append(Printable.line(v.target())).append(v.reason() == null || v.reason().isBlank() ? ""
+                    : " — " + Printable.line(v.reason())).append('\n');
         }
         for (Event.NetworkAllowed a : c.allowed()) {
-            sb.append("Sandbox record (network): ").append(a.describe()).append(" — allowed: localhost mode grants "
+            sb.append("Sandbox record (network): ").append(Printable.line(a.describe()))
+                    .append(" — allowed: localhost mode grants "
                     + "host loopback listeners\n");
         }
         ObjectNode data = ToolOrchestrator.JSON.createObjectNode().put("exitCode", c.exitCode())

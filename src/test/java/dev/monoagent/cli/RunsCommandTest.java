@@ -159,7 +159,7 @@ class RunsCommandTest {
         assertTrue(human.out().contains("user: Inspect the repo"), human.out());
         // tool output printed to a terminal cannot carry escape sequences
         assertFalse(human.out().contains("\u001b"), "raw ESC in show output");
-        assertTrue(human.out().contains("\\u001b]0;retitled"), human.out());
+        assertTrue(human.out().contains("\\x1b]0;retitled"), human.out());
     }
 
     @Test

@@ -150,10 +150,10 @@ public final class ConsoleModel {
             case Event.ViolationObserved v when v.violation().callId() != null
                     && ownCalls.contains(v.violation().callId()) -> lines.add(new ConsoleLine(
                     ConsoleLine.Kind.VIOLATION, "⛔ " + v.violation().kind().name().toLowerCase(java.util.Locale.ROOT)
-                    + ": " + v.violation().target() + " — " + v.violation().reason(),
+                    + ": " + dev.monoagent.common.Printable.line(v.violation().target()) + " — " + dev.monoagent.common.Printable.line(v.violation().reason()),
                     v.violation().callId()));
             case Event.NetworkAllowed a when a.callId() != null && ownCalls.contains(a.callId()) -> lines.add(
-                    new ConsoleLine(ConsoleLine.Kind.ALLOWED, "↔ " + a.describe(), a.callId()));
+                    new ConsoleLine(ConsoleLine.Kind.ALLOWED, "↔ " + dev.monoagent.common.Printable.line(a.describe()), a.callId()));
             case Event.ToolCallFinished f when ownCalls.contains(f.callId()) -> {
                 lastOutputOpen = false;
                 if (f.outcome().ok() && !streamedCalls.contains(f.callId()) && f.text() != null

@@ -130,12 +130,12 @@ public final class TranscriptModel {
                 if (c != null) {
                     c.addViolation(v.violation());
                 } else {
-                    system(v, "Violation: " + v.violation().kind() + " " + v.violation().target() + " — "
-                            + v.violation().reason());
+                    system(v, "Violation: " + v.violation().kind() + " " + dev.monoagent.common.Printable.line(v.violation().target())
+                            + " — " + dev.monoagent.common.Printable.line(v.violation().reason()));
                 }
             }
             case Event.NetworkAllowed a -> system(a, "Allowed network" + (a.callId() == null ? "" : " (" + a.tool()
-                    + " " + a.callId() + ")") + ": " + a.describe()
+                    + " " + a.callId() + ")") + ": " + dev.monoagent.common.Printable.line(a.describe())
                     + "; localhost mode grants host loopback listeners, narrow them with sandbox.network.localhostPorts");
             case Event.SandboxStateChanged s -> {
                 String line = "Sandbox is now " + s.effective().wire() + (s.reason() == null ? "" : " — " + s.reason());

@@ -171,9 +171,10 @@ public final class ViolationsModel {
     }
 
     private static String describe(Violation v) {
+        // one field a line: what the agent chose (target, command, reason) cannot start a line of its own
         return "Time:     " + v.time() + "\nTier:     " + v.tier() + "\nKind:     " + v.kind()
-                + "\nTarget:   " + v.target() + "\nTool:     " + v.tool() + "\nCall:     " + v.callId()
-                + "\nRun:      " + v.runId() + "\nCommand:  " + v.command() + "\nReason:   " + v.reason();
+                + "\nTarget:   " + dev.monoagent.common.Printable.line(v.target()) + "\nTool:     " + v.tool() + "\nCall:     " + v.callId()
+                + "\nRun:      " + v.runId() + "\nCommand:  " + dev.monoagent.common.Printable.line(v.command()) + "\nReason:   " + dev.monoagent.common.Printable.line(v.reason());
     }
 
     /** Filtered rows, for the table. */

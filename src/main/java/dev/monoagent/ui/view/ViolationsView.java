@@ -104,7 +104,7 @@ public final class ViolationsView extends BorderPane {
             protected void updateItem(Event.NetworkAllowed a, boolean empty) {
                 super.updateItem(a, empty);
                 setText(empty || a == null ? null : TIME.format(a.time()) + "  " + (a.tool() == null ? "" : a.tool()
-                        + " ") + (a.callId() == null ? "" : a.callId() + "  ") + a.describe());
+                        + " ") + (a.callId() == null ? "" : a.callId() + "  ") + dev.monoagent.common.Printable.line(a.describe()));
             }
         });
         Label allowedTitle = new Label("Allowed traffic (granted host loopback listeners)");
@@ -120,20 +120,24 @@ public final class ViolationsView extends BorderPane {
     /** Workspace paths are shown relative ({@code .env}); the detail pane keeps the full target. */
     static String relative(java.nio.file.Path workspace, String target) {
         if (target == null || !target.startsWith("/")) {
-            return target;
+            return dev.monoagent.common.Printable.line(target);
         }
         try {
             java.nio.file.Path t = java.nio.file.Path.of(target);
-            return t.startsWith(workspace) && !t.equals(workspace) ? workspace.relativize(t).toString() : target;
+            return dev.monoagent.common.Printable.line(t.startsWith(workspace) && !t.equals(workspace) ? workspace.relativize(t).toString()
+                    : target);
         } catch (java.nio.file.InvalidPathException e) {
-            return target;
+            return dev.monoagent.common.Printable.line(target);
         }
     }
 
     private static TableColumn<Violation, String> col(String name, double width, Function<Violation, String> f) {
         TableColumn<Violation, String> c = new TableColumn<>(name);
         c.setPrefWidth(width);
-        c.setCellValueFactory(cd -> new ReadOnlyStringWrapper(cd.getValue() == null ? "" : f.apply(cd.getValue())));
+        // a target, command or reason holds what the agent chose: escaped, so a newline or a bidi override in a
+        // file name cannot make a row look like another
+        c.setCellValueFactory(cd -> new ReadOnlyStringWrapper(cd.getValue() == null ? ""
+                : dev.monoagent.common.Printable.line(f.apply(cd.getValue()))));
         return c;
     }
 

@@ -1,0 +1,113 @@
+package dev.monoagent.common;
+
+/**
+ * Untrusted text (file names in records, tool output, a model's words) made safe to show a human. A written file
+ * name can hold a newline, a carriage return, ANSI escapes or bidi overrides; printed raw it forges or erases record
+ * lines on a terminal and reorders what the reviewer reads. Each such character is shown as a visible escape
+ * ({@code \n}, {@code \x1b}, {@code \u202e}) instead. The JSON outputs never go through here: JSON escapes them and
+ * keeps the exact string.
+ */
+public final class Printable {
+    private Printable() {}
+
+    /**
+     * One line of text for a record: every control character (C0, DEL, C1), the bidi controls and the Unicode line
+     * separators escaped, and a backslash doubled, so the line is one line and {@link #unescape} gives the exact text.
+     */
+    public static String line(String s) {
+        if (s == null) {
+            return null;
+        }
+        StringBuilder o = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean bad = c == '\\' || unsafe(c);
+            if (bad && o == null) {
+                o = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (o != null) {
+                if (bad) {
+                    escape(o, c);
+                } else {
+                    o.append(c);
+                }
+            }
+        }
+        return o == null ? s : o.toString();
+    }
+
+    /**
+     * Output for a terminal (a tool's stdout shown by {@code tools call}): lines and tabs stay, every other control
+     * character is escaped, so no escape sequence (cursor moves, erase, a window title, an OSC 52 clipboard write)
+     * reaches the terminal. A CR is kept only as part of CR LF. Backslashes are left as they are (the output is for
+     * reading; {@code --json} has the exact bytes).
+     */
+    public static String terminal(String s) {
+        if (s == null) {
+            return null;
+        }
+        StringBuilder o = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean keep = c == '\n' || c == '\t' || (c == '\r' && i + 1 < s.length() && s.charAt(i + 1) == '\n');
+            boolean bad = !keep && unsafe(c);
+            if (bad && o == null) {
+                o = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (o != null) {
+                if (bad) {
+                    escape(o, c);
+                } else {
+                    o.append(c);
+                }
+            }
+        }
+        return o == null ? s : o.toString();
+    }
+
+    /** Whether {@code c} is one a terminal or a text view acts on rather than shows. */
+    public static boolean unsafe(char c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u061c' || c == '\u200e' || c == '\u200f'
+                || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069') || c == '\u2028'
+                || c == '\u2029';
+    }
+
+    /** The exact text a {@link #line} came from. */
+    public static String unescape(String s) {
+        StringBuilder o = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '\\' || i + 1 >= s.length()) {
+                o.append(c);
+                continue;
+            }
+            char n = s.charAt(++i);
+            switch (n) {
+                case 'n' -> o.append('\n');
+                case 'r' -> o.append('\r');
+                case 't' -> o.append('\t');
+                case 'x' -> {
+                    o.append((char) Integer.parseInt(s.substring(i + 1, i + 3), 16));
+                    i += 2;
+                }
+                case 'u' -> {
+                    o.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
+                    i += 4;
+                }
+                default -> o.append(n);
+            }
+        }
+        return o.toString();
+    }
+
+    private static void escape(StringBuilder o, char c) {
+        switch (c) {
+            case '\\' -> o.append("\\\\");
+            case '\n' -> o.append("\\n");
+            case '\r' -> o.append("\\r");
+            case '\t' -> o.append("\\t");
+            default -> o.append(c < 0x100 ? String.format(java.util.Locale.ROOT, "\\x%02x", (int) c)
+                    : String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+        }
+    }
+}
