@@ -65,7 +65,7 @@ final class NativeEngine implements AutoCloseable {
     private final Map<String, List<Violation>> perCommand = new ConcurrentHashMap<>();
     private final java.util.ArrayDeque<Violation> late = new java.util.ArrayDeque<>();
     private final Map<String, List<Event.NetworkAllowed>> allowedPerCommand = new ConcurrentHashMap<>();
-    /** The read-denied directories srt mounts an empty tmpfs of the sandbox's own over ({@link #writeOutcome}). */
+    /** The read-denied directories srt mounts an empty tmpfs of the sandbox's own over ({@link WriteRecord}). */
     private volatile List<Path> privateDirs = List.of();
     /** The read-only dirs bound back inside them (tool dirs, toolchain roots). */
     private volatile List<Path> readOnlyBinds = List.of();
@@ -1036,6 +1036,7 @@ final class NativeEngine implements AutoCloseable {
             log.record(v);
             out.add(v);
         }
+        out.addAll(writeFollowUps(who, stderr, out));
         out.addAll(infer(who, stderr, exit, out));
         return out;
     }
@@ -1070,12 +1071,83 @@ final class NativeEngine implements AutoCloseable {
         return out;
     }
 
+    /** The errors that say a write did not happen, as the command prints them ({@code bash: PATH: ERROR}). */
+    private static final List<String> WRITE_ERRORS = List.of("Read-only file system", "Permission denied",
+            "Operation not permitted", "No such file or directory", "Not a directory");
+
+    /**
+     * For each write whose outcome the feed could not tell ({@link WriteRecord#NOT_KNOWN}), what the host learnt
+     * afterwards, as an INFERRED record of its own: the command's own error for that path (it was not written), or
+     * a workspace file at the path's last components modified since the attempt (it may have been written there).
+     * Nothing is claimed where neither is seen.
+     */
+    private List<Violation> writeFollowUps(Attribution who, String stderr, List<Violation> seen) {
+        List<Violation> out = new ArrayList<>();
+        Set<String> done = new HashSet<>();
+        for (Violation v : List.copyOf(seen)) {
+            if (v.tier() != Tier.OBSERVED || v.kind() != Kind.WRITE || v.target() == null || v.reason() == null
+                    || !v.reason().contains(WriteRecord.NOT_KNOWN) || !done.add(v.target())) {
+                continue;
+            }
+            // the error right after the path itself (bash's "PATH: ERROR", coreutils' "'PATH': ERROR"): a longer
+            // path that starts with this one is another path
+            String said = null;
+            for (String err : WRITE_ERRORS) {
+                for (String end : List.of(": ", "': ", "’: ", "\": ")) {
+                    if (stderr.contains(v.target() + end + err)) {
+                        said = err;
+                    }
+                }
+            }
+            String reason = null;
+            if (said != null) {
+                reason = "the command's own error for this path says \"" + said + "\": the write via it did not happen";
+            } else {
+                Path hit = modifiedSince(v.target(), v.time().minusSeconds(2));
+                if (hit != null) {
+                    reason = "the host's " + hit + " was modified since this attempt: the write via " + v.target()
+                            + " may have reached it";
+                }
+            }
+            if (reason != null) {
+                Violation f = new Violation(Instant.now(), Tier.INFERRED, Kind.WRITE, who.runId(), who.callId(),
+                        who.tool(), who.command(), v.target(), reason);
+                log.record(f);
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
     private static Path pathOrNull(String s) {
         try {
             return s == null ? null : Path.of(s).normalize();
         } catch (java.nio.file.InvalidPathException e) {
             return null;
         }
+    }
+
+    /** The workspace file at the longest run of {@code target}'s last components, when modified after {@code t}. */
+    private Path modifiedSince(String target, Instant t) {
+        Path p;
+        try {
+            p = Path.of(target).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
+        int n = p.getNameCount();
+        for (int k = 0; k < n; k++) {
+            Path candidate = policy.workspace().resolve(p.subpath(k, n));
+            try {
+                if (Files.getLastModifiedTime(candidate, java.nio.file.LinkOption.NOFOLLOW_LINKS).toInstant()
+                        .isAfter(t)) {
+                    return candidate;
+                }
+            } catch (IOException e) {
+                // not there: a shorter run may be
+            }
+        }
+        return null;
     }
 
     /** The command no longer runs: no intervention may stop (or thaw) it from here on. */
@@ -1456,11 +1528,11 @@ final class NativeEngine implements AutoCloseable {
      * {@code x(1) deny(1) ...} must not change what the seccomp line is taken to say.
      */
     static Classified classify(String line, Platform platform) {
-        return classify(line, platform, List.of(), List.of());
+        return classify(line, platform, WriteRecord.NONE);
     }
 
-    /** As above, with the sandbox's private tmpfs dirs and the read-only dirs bound back in them ({@link #writeOutcome}). */
-    static Classified classify(String line, Platform platform, List<Path> privateDirs, List<Path> readOnlyBinds) {
+    /** As above, with what the host knows of the sandbox's filesystems to word a write attempt ({@link WriteRecord}). */
+    static Classified classify(String line, Platform platform, WriteRecord writes) {
         Matcher n = NET_DENY.matcher(line);
         if (n.matches()) {
             return new Classified(Kind.NETWORK, n.group(1),
@@ -1475,8 +1547,7 @@ final class NativeEngine implements AutoCloseable {
         }
         Matcher f = FS_DENY.matcher(line);
         if (f.matches()) {
-            return new Classified(Kind.WRITE, f.group(2), writeOutcome(f.group(2), f.group(1), privateDirs,
-                    readOnlyBinds));
+            return new Classified(Kind.WRITE, f.group(2), writes.reason(f.group(2), f.group(1)));
         }
         return new Classified(Kind.OTHER, null, line);
     }
@@ -1512,7 +1583,9 @@ final class NativeEngine implements AutoCloseable {
         }
         List<Path> ro = new ArrayList<>(readOnlyBinds);
         ro.addAll(policy.readableRoots());
-        Classified c = classify(e.line(), Platform.current(), privateDirs, ro);
+        ro.addAll(policy.agentWritable());
+        Classified c = classify(e.line(), Platform.current(), new WriteRecord(privateDirs, ro,
+                policy.agentWritable(), policy.workspace(), policy::protection));
         if (c == null) {
             return;
         }
@@ -1564,37 +1637,6 @@ final class NativeEngine implements AutoCloseable {
             }
         }
         return out;
-    }
-
-    /**
-     * What a write-intent event means. srt's Linux feed reports attempts (seccomp sees the syscall, not its result)
-     * on paths outside the writable roots. Most of those are read-only binds, so the write was refused. But the
-     * sandbox also has filesystems of its own: {@code /dev} and {@code /proc} (its pipes, terminals and
-     * {@code /dev/shm}), and an empty tmpfs over every read-denied directory ({@code /tmp}, {@code /srv}, home ...).
-     * A write there may well have succeeded — only inside the sandbox, gone when it ends — so the record says that
-     * instead of claiming a refusal that did not happen (issue 9, "also seen").
-     */
-    static String writeOutcome(String target, String syscall, List<Path> privateDirs, List<Path> readOnlyBinds) {
-        if (target.startsWith("/dev/") || target.startsWith("/proc/")) {
-            return "write attempt on the sandbox's private " + (target.startsWith("/dev/") ? "/dev" : "/proc")
-                    + " (" + syscall + "): allowed there, on the sandbox's own pipes, terminals and tmpfs (such "
-                    + "as /dev/shm), no host file";
-        }
-        Path t;
-        try {
-            t = Path.of(target).normalize();
-        } catch (java.nio.file.InvalidPathException e) {
-            return "write refused by the sandbox (" + syscall + ")";
-        }
-        boolean boundBack = readOnlyBinds.stream().anyMatch(t::startsWith);
-        for (Path d : privateDirs) {
-            if (t.startsWith(d) && !boundBack) {
-                return "write attempt in " + d + " (" + syscall + "): allowed there — inside the sandbox that "
-                        + "directory is an empty tmpfs of its own, so the write may have succeeded; no host file was "
-                        + "written";
-            }
-        }
-        return "write refused by the sandbox (" + syscall + ")";
     }
 
     /** The read-denied paths that are directories (srt hides those behind a tmpfs; files behind an empty file). */

@@ -130,8 +130,9 @@ class LoopbackGrantsTest {
 
     /**
      * Also seen in the review: writes that succeeded on the sandbox's own filesystems — /dev, /proc, and the empty
-     * tmpfs it has over every read-denied directory (/tmp, /srv, ...), a mkdir included — were logged as refused. A
-     * write that really is refused (a read-only bind) still says so.
+     * tmpfs it has over every read-denied directory (/tmp, /srv, ...), a mkdir included — were logged as refused. They
+     * are attempts whose outcome the feed does not tell; a write that really is refused (a read-only bind) still says
+     * so.
      */
     @Test
     void aWriteThatSucceededInsideTheSandboxIsNotRecordedAsRefused() throws Exception {
@@ -150,8 +151,10 @@ class LoopbackGrantsTest {
                     "no record of the mkdir in /tmp: this test would prove nothing: " + c.violations());
             assertTrue(priv.stream().anyMatch(v -> v.target().equals("/tmp/" + unique + "/f")), c.violations().toString());
             for (Violation v : priv) {
-                assertFalse(v.reason().contains("refused"), v.toString());
-                assertTrue(v.reason().contains("no host file"), v.toString());
+                // where a path on the sandbox's own filesystems leads is not known from the feed (AliasWriteRecordTest)
+                assertFalse(v.reason().contains("refused") || v.reason().contains("did not happen"), v.toString());
+                assertTrue(v.tier() != Violation.Tier.OBSERVED || v.reason().contains(WriteRecord.NOT_KNOWN),
+                        v.toString());
             }
             assertFalse(Files.exists(Path.of("/tmp", unique)), "the write reached the host's /tmp");
             Violation usr = c.violations().stream().filter(v -> ("/usr/" + unique).equals(v.target())).findFirst()
