@@ -211,7 +211,7 @@ public final class MemoryStore implements AutoCloseable {
             return new Remembered.Rejected("text is " + n + " characters after normalisation; the limit is "
                     + MemoryText.MAX_REMEMBER_CHARS);
         }
-        var secret = SecretShapes.find(t);
+        var secret = SecretShapes.findDisguised(t);
         if (secret.isPresent()) {
             return new Remembered.Rejected("text looks like a secret (" + secret.get().name()
                     + "); secrets are never written to memory");

@@ -60,6 +60,51 @@ public final class SecretShapes {
         return out;
     }
 
+    /** A run of five or more single characters, each followed by one space: {@code s k - p r o j - ...}. */
+    private static final Pattern LETTER_SPACED = Pattern.compile("(?<!\\S)(?:\\S ){4,}\\S(?!\\S)");
+    /** A token that may be base64 of something longer (a key is 20+ characters, so 28+ once encoded). */
+    private static final Pattern BASE64 = Pattern.compile("[A-Za-z0-9+/_-]{28,}={0,2}");
+
+    /**
+     * As {@link #find}, also through the two disguises the red team used on Remember (A23): a letter-spaced token
+     * (checked with its spaces removed) and a base64 token whose decoding is printable text (checked decoded). Other
+     * encodings (hex, rot13, a key split across words) are not looked through: this is a filter for accidents and
+     * plain attempts, not a guarantee.
+     */
+    public static Optional<Shape> findDisguised(String text) {
+        Optional<Shape> plain = find(text);
+        if (plain.isPresent()) {
+            return plain;
+        }
+        Matcher spaced = LETTER_SPACED.matcher(text);
+        while (spaced.find()) {
+            Optional<Shape> s = find(spaced.group().replace(" ", ""));
+            if (s.isPresent()) {
+                return s;
+            }
+        }
+        Matcher b = BASE64.matcher(text);
+        while (b.find()) {
+            String decoded = decoded(b.group());
+            Optional<Shape> s = decoded == null ? Optional.empty() : find(decoded);
+            if (s.isPresent()) {
+                return s;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String decoded(String token) {
+        try {
+            byte[] raw = token.indexOf('-') >= 0 || token.indexOf('_') >= 0
+                    ? java.util.Base64.getUrlDecoder().decode(token) : java.util.Base64.getDecoder().decode(token);
+            String s = new String(raw, java.nio.charset.StandardCharsets.UTF_8);
+            return s.chars().allMatch(c -> c >= 0x20 && c < 0x7f || c == '\n') ? s : null;
+        } catch (IllegalArgumentException e) {
+            return null; // not base64 after all
+        }
+    }
+
     /** The first shape {@code text} matches, or empty when it looks like no secret. */
     public static Optional<Shape> find(String text) {
         for (Shape s : SHAPES) {

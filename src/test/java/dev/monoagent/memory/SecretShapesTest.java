@@ -92,6 +92,25 @@ class SecretShapesTest {
         }
     }
 
+    /**
+     * Red team A23: a letter-spaced key and a base64-encoded key were remembered (and came back in every later turn's
+     * recalled context). Both are looked through now; what is still not (hex, a key split across words, prose like
+     * "the password is ...") is said in README's memory row.
+     */
+    @Test
+    void letterSpacedAndBase64EncodedKeysAreRefused() throws Exception {
+        String key = "sk-proj-" + r("Ab3dE5gH", 6);
+        String spaced = String.join(" ", key.split(""));
+        String b64 = java.util.Base64.getEncoder().encodeToString(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        try (MemoryStore m = MemoryFixtures.lite(dir)) {
+            assertInstanceOf(MemoryStore.Remembered.Rejected.class, m.remember("remember: " + spaced), spaced);
+            assertInstanceOf(MemoryStore.Remembered.Rejected.class, m.remember("the blob is " + b64 + " ok"), b64);
+            // prose with short words and an ordinary base64 blob is still kept
+            assertInstanceOf(MemoryStore.Remembered.Stored.class, m.remember("Steps a b c d e f are in the plan; "
+                    + "the icon is " + java.util.Base64.getEncoder().encodeToString(r("png-bytes ", 4).getBytes())));
+        }
+    }
+
     @Test
     void acceptsLookAlikesThatAreNotSecrets() throws Exception {
         try (MemoryStore m = MemoryFixtures.lite(dir)) {
