@@ -175,14 +175,7 @@ public final class ControlServer implements AutoCloseable {
             }
         });
         // the client sends nothing after its request: end of stream before the answer means it went away
-        java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(256);
-        try {
-            while (client.read(sink) >= 0) {
-                sink.clear();
-            }
-        } catch (IOException e) {
-            // reset by the peer: same as gone
-        }
+        awaitEndOfStream(client);
         if (!call.future().isDone()) {
             call.cancel();
             return;
@@ -250,14 +243,7 @@ public final class ControlServer implements AutoCloseable {
             }
         });
         // the peer sends nothing more; end of stream means it went away (or the run ended and shut our input)
-        java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(256);
-        try {
-            while (client.read(sink) >= 0) {
-                sink.clear();
-            }
-        } catch (IOException e) {
-            // reset by the peer: same as gone
-        }
+        awaitEndOfStream(client);
         if (!run.result().isDone()) {
             run.cancel();
         }
@@ -265,6 +251,18 @@ public final class ControlServer implements AutoCloseable {
             run.result().get(30, java.util.concurrent.TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.log(Level.WARNING, "run " + run.runId() + " did not end after its client left");
+        }
+    }
+
+    /** Reads (and drops) whatever the peer sends until its end of stream, a reset, or our input being shut. */
+    private static void awaitEndOfStream(SocketChannel client) {
+        java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(256);
+        try {
+            while (client.read(sink) >= 0) {
+                sink.clear();
+            }
+        } catch (IOException e) {
+            // reset by the peer: same as gone
         }
     }
 

@@ -4,8 +4,8 @@ package dev.monoagent.common;
  * Untrusted text (file names in records, tool output, a model's words) made safe to show a human. A written file
  * name can hold a newline, a carriage return, ANSI escapes or bidi overrides; printed raw it forges or erases record
  * lines on a terminal and reorders what the reviewer reads. Each such character is shown as a visible escape
- * ({@code \n}, {@code \x1b}, {@code \u202e}) instead. The JSON outputs never go through here: JSON escapes them and
- * keeps the exact string.
+ * instead: {@code \n}, {@code \x1b}, and a bidi override U+202E as a backslash, "u" and its four hex digits. The JSON
+ * outputs never go through here: JSON escapes them and keeps the exact string.
  */
 public final class Printable {
     private Printable() {}
@@ -15,25 +15,7 @@ public final class Printable {
      * separators escaped, and a backslash doubled, so the line is one line and {@link #unescape} gives the exact text.
      */
     public static String line(String s) {
-        if (s == null) {
-            return null;
-        }
-        StringBuilder o = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean bad = c == '\\' || unsafe(c);
-            if (bad && o == null) {
-                o = new StringBuilder(s.length() + 16).append(s, 0, i);
-            }
-            if (o != null) {
-                if (bad) {
-                    escape(o, c);
-                } else {
-                    o.append(c);
-                }
-            }
-        }
-        return o == null ? s : o.toString();
+        return escaped(s, true);
     }
 
     /**
@@ -43,14 +25,18 @@ public final class Printable {
      * reading; {@code --json} has the exact bytes).
      */
     public static String terminal(String s) {
+        return escaped(s, false);
+    }
+
+    private static String escaped(String s, boolean record) {
         if (s == null) {
             return null;
         }
         StringBuilder o = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean keep = c == '\n' || c == '\t' || (c == '\r' && i + 1 < s.length() && s.charAt(i + 1) == '\n');
-            boolean bad = !keep && unsafe(c);
+            boolean bad = record ? c == '\\' || unsafe(c) : unsafe(c) && !(c == '\n' || c == '\t'
+                    || (c == '\r' && i + 1 < s.length() && s.charAt(i + 1) == '\n'));
             if (bad && o == null) {
                 o = new StringBuilder(s.length() + 16).append(s, 0, i);
             }
