@@ -154,11 +154,8 @@ final class HostControl {
         String prev = null;
         for (Path part : rel) {
             String name = part.toString();
-            if (prev != null && Policy.HOST_EXECUTED.contains(prev + "/" + name)) {
-                return acc.resolve(name);
-            }
             acc = acc.resolve(name);
-            if (Policy.HOST_EXECUTED.contains(name)) {
+            if (HostExecuted.match(prev, name) != null) {
                 return acc;
             }
             prev = name;

@@ -111,20 +111,12 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
     }
 
     /**
-     * Files and dirs the host — or a tool the user runs on the host — reads and then executes, at any depth below a
-     * writable root: Claude Code's project settings (hooks run on the host) and the hook managers a git hook hands
-     * control to (husky's {@code .husky/<hook>}, lefthook's config and script dir, pre-commit's config, a custom
-     * {@code .githooks/}), and the project configs through which a host tool runs code the agent chose: npm's
-     * {@code .npmrc} ({@code script-shell}, {@code node-options}), yarn's {@code .yarnrc}/{@code .yarnrc.yml}
-     * ({@code yarnPath}), pnpm's {@code .pnpmfile.cjs}, direnv's {@code .envrc} and {@code .direnv/} (sourced by the
-     * user's shell). Existing ones are denied to the engine literally; new ones are quarantined after the command,
-     * like a new {@code .env.*}.
+     * Files and dirs a host tool reads on its own and through which it runs code the writer chose, at any depth below a
+     * writable root: hook managers, Claude Code's settings, package-manager and toolchain-selector configs, AI agents'
+     * project settings ({@link HostExecuted} has the catalogue and the reason for each). Existing ones are denied to
+     * the engine literally; new ones are quarantined after the command, like a new {@code .env.*}.
      */
-    public static final List<String> HOST_EXECUTED = List.of(".claude/settings.json", ".claude/settings.local.json",
-            ".husky", ".githooks", ".lefthook", "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml",
-            "lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yml", ".lefthook-local.yaml",
-            ".pre-commit-config.yaml", ".pre-commit-config.yml",
-            ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".envrc", ".direnv");
+    public static final List<String> HOST_EXECUTED = HostExecuted.NAMES;
 
     /**
      * Why a path may not be written, or null when it may: {@link #protection} first, then the writable roots. The
@@ -211,8 +203,9 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
                     || (prev != null && engineDangerousDir(prev + "/" + name))) {
                 return "protected by the sandbox engine's built-in list (" + name + ")";
             }
-            if (HOST_EXECUTED.contains(name) || (prev != null && HOST_EXECUTED.contains(prev + "/" + name))) {
-                return "run by the host (" + (HOST_EXECUTED.contains(name) ? name : prev + "/" + name) + ")";
+            String hostRead = HostExecuted.match(prev, name);
+            if (hostRead != null) {
+                return "run by the host (" + hostRead + ")";
             }
             prev = name;
         }
