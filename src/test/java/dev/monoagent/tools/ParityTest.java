@@ -35,7 +35,15 @@ class ParityTest {
             ".githooks/pre-commit", ".claude/settings.json", ".claude/settings.local.json",
             ".claude/commands/x.md", ".vscode/settings.json", ".idea/workspace.xml", ".bashrc", "sub/.profile",
             ".gitmodules", ".mcp.json", ".mono-agent/violations.jsonl",
-            ".npmrc", "app/.npmrc", ".envrc", ".direnv/x", ".yarnrc.yml", ".pnpmfile.cjs");
+            ".npmrc", "app/.npmrc", ".envrc", ".direnv/x", ".yarnrc.yml", ".pnpmfile.cjs",
+            // host-read tool configs (HostExecuted; red-team attack 3, A3, A4, A20)
+            "rust-toolchain.toml", "sub/rust-toolchain", ".cargo/config.toml", "app/.cargo/config", ".mvn/jvm.config",
+            ".mvn/.gitignore", "sub/.mvn/maven.config", "gradle.properties", "gradle/gradle-daemon-jvm.properties",
+            "mise.toml", "mise.dev.toml", ".mise.toml", ".config/mise/config.toml", ".tool-versions",
+            ".python-version", ".nvmrc", "lefthook.json", ".lefthook.toml", "lefthook-local.jsonc",
+            ".config/lefthook.toml", ".gemini/settings.json", ".codex/config.toml", ".cursor/mcp.json",
+            ".zed/settings.json", "bunfig.toml", ".bunfig.toml", "global.json", ".hg/hgrc", ".yarn/releases/y.cjs",
+            ".envrc.local", ".claude/hooks/check.sh");
 
     @TempDir
     Path tmp;
@@ -92,5 +100,36 @@ class ParityTest {
         }
         assertEquals(List.of(), disagree, "Bash and the file tools must agree on every corpus path");
         assertEquals(List.of(), wrong, "only the plain paths may be written, by either");
+    }
+
+    /** Existing host-read tool configs: Edit and Write are refused like Bash, and the host bytes stay. */
+    @Test
+    void fileToolsCannotChangeExistingHostReadConfigs() throws Exception {
+        Path ws = SandboxedToolsTest.workspace(tmp);
+        List<String> existing = List.of("rust-toolchain.toml", ".cargo/config.toml", ".mvn/jvm.config",
+                "gradle.properties", "mise.toml", "lefthook.json", ".gemini/settings.json", ".codex/config.toml",
+                "bunfig.toml", "global.json", "app/.tool-versions");
+        for (String f : existing) {
+            Files.createDirectories(ws.resolve(f).getParent());
+            Files.writeString(ws.resolve(f), "original = 1\n");
+        }
+        LoadedConfig cfg = SandboxedToolsTest.config(ws, Enums.NetworkMode.NONE);
+        List<String> changed = new ArrayList<>();
+        try (Sandbox sb = Sandbox.open(cfg, e -> { }, dev.monoagent.sandbox.TestEngine.env());
+             Tools tools = Tools.open(cfg, sb, e -> { })) {
+            Tools.Run r = tools.run("run-parity-edit");
+            int i = 0;
+            for (String f : existing) {
+                i++;
+                ToolResult e = r.call("c-e" + i, "Edit", json("file_path", f, "old_string", "original = 1",
+                        "new_string", "evil = 1"));
+                ToolResult w = r.call("c-w" + i, "Write", json("file_path", f, "content", "evil = 2"));
+                if (!Files.readString(ws.resolve(f)).equals("original = 1\n")) {
+                    changed.add(f + " (" + e.text().lines().findFirst().orElse("") + " / "
+                            + w.text().lines().findFirst().orElse("") + ")");
+                }
+            }
+        }
+        assertEquals(List.of(), changed, "Edit/Write changed an existing host-read config");
     }
 }
