@@ -102,17 +102,18 @@ class HostConfigEscapeTest {
                     + "/tc\"\\n' > sub/rust-toolchain; printf '[build]\\nrustc-wrapper = \"" + ws
                     + "/tc/bin/rustc\"\\n' > .cargo/config.toml; echo 'rust-toolchain.toml' > .gitignore");
             assertEquals(0, c.exitCode(), c.stderr());
+            // the reviewer's next step first: what matters is what the host tool runs
+            for (Path dir : List.of(ws, ws.resolve("sub"))) {
+                String out = host(dir, cargo.toString(), "--version");
+                assertFalse(out.contains("fake cargo"), "host cargo in " + dir + " ran the agent's toolchain: " + out);
+            }
+            assertFalse(Files.exists(marker), "host cargo ran the agent's toolchain");
             for (String f : List.of("rust-toolchain.toml", "sub/rust-toolchain.toml", "sub/rust-toolchain",
                     ".cargo/config.toml")) {
                 assertFalse(Files.exists(ws.resolve(f), LinkOption.NOFOLLOW_LINKS), f + " stayed on the host");
                 assertTrue(recorded(c, ws.resolve(f)), f + " not recorded: " + c.violations());
             }
         }
-        for (Path dir : List.of(ws, ws.resolve("sub"))) {
-            String out = host(dir, cargo.toString(), "--version");
-            assertFalse(out.contains("fake cargo"), "host cargo in " + dir + " ran the agent's toolchain: " + out);
-        }
-        assertFalse(Files.exists(marker), "host cargo ran the agent's toolchain");
     }
 
     /**
@@ -132,16 +133,16 @@ class HostConfigEscapeTest {
                     + "' > .mvn/jvm.config && cp .mvn/jvm.config sub/.mvn/jvm.config && echo '*' > .mvn/.gitignore"
                     + " && echo '-Dmaven.ext.class.path=" + ws + "/evil.jar' > .mvn/maven.config");
             assertEquals(0, c.exitCode(), c.stderr());
+            for (Path dir : List.of(ws, ws.resolve("sub"))) {
+                String out = host(dir, mvn.toString(), "-v");
+                assertTrue(out.contains("Apache Maven"), out);
+                assertFalse(Files.exists(marker), "host mvn -v in " + dir + " applied the agent's .mvn/jvm.config");
+            }
             for (String f : List.of(".mvn/jvm.config", ".mvn/.gitignore", ".mvn/maven.config", "sub/.mvn/jvm.config")) {
                 assertFalse(Files.exists(ws.resolve(f), LinkOption.NOFOLLOW_LINKS), f + " stayed on the host");
                 assertTrue(recorded(c, ws.resolve(f)), f + " not recorded: " + c.violations());
             }
         }
-        for (Path dir : List.of(ws, ws.resolve("sub"))) {
-            String out = host(dir, mvn.toString(), "-v");
-            assertTrue(out.contains("Apache Maven"), out);
-        }
-        assertFalse(Files.exists(marker), "host mvn -v applied the agent's .mvn/jvm.config");
     }
 
     /** A concrete path for a catalogue entry ({@code *} becomes {@code x}). */
