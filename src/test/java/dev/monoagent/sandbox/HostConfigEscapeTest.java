@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,26 +50,6 @@ class HostConfigEscapeTest {
             }
         }
         return null;
-    }
-
-    private static Map<String, String> tree(Path dir) throws IOException {
-        Map<String, String> out = new TreeMap<>();
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                String rel = dir.relativize(p).toString();
-                if (rel.startsWith(".mono-agent")) {
-                    continue;
-                }
-                if (Files.isSymbolicLink(p)) {
-                    out.put(rel, "-> " + Files.readSymbolicLink(p));
-                } else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-                    out.put(rel, TreeDigest.sha256(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1)));
-                } else {
-                    out.put(rel, Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) ? "dir" : "other");
-                }
-            }
-        }
-        return out;
     }
 
     private static boolean recorded(ExecOutcome.Completed c, Path f) {
@@ -216,7 +194,7 @@ class HostConfigEscapeTest {
             Files.createDirectories(ws.resolve(e.getKey()).getParent());
             Files.writeString(ws.resolve(e.getKey()), e.getValue());
         }
-        Map<String, String> before = tree(ws);
+        Map<String, String> before = HostControlEscapeTest.tree(ws);
         try (Sandbox sb = TestEngine.openReady(ws)) {
             // one command per kind of attack, over every file (a sandboxed command costs ~0.1-0.3 s)
             for (String a : List.of("echo evil >> \"$f\"", "echo evil > \"$f\"", "mv \"$f\" \"$f.bak\"",
@@ -224,10 +202,10 @@ class HostConfigEscapeTest {
                     "mv \"$(dirname \"$f\")\" moved-dir")) {
                 bash(sb, ws, "for f in " + String.join(" ", files.keySet()) + "; do " + a
                         + " 2>/dev/null; rm -f h; done; true");
-                assertEquals(before, tree(ws), "host file changed by: " + a);
+                assertEquals(before, HostControlEscapeTest.tree(ws), "host file changed by: " + a);
             }
             bash(sb, ws, "mv app app2 2>/dev/null; mv .mvn mvn2 2>/dev/null; true");
-            assertEquals(before, tree(ws), "renaming a dir that holds host-read configs changed the host");
+            assertEquals(before, HostControlEscapeTest.tree(ws), "renaming a dir that holds host-read configs changed the host");
         }
     }
 }

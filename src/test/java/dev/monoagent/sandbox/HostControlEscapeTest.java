@@ -69,7 +69,7 @@ class HostControlEscapeTest {
     }
 
     /** Every file under {@code dir} (no symlink following) with its bytes, for "unchanged" assertions. */
-    private static Map<String, String> tree(Path dir) throws IOException {
+    static Map<String, String> tree(Path dir) throws IOException {
         Map<String, String> out = new TreeMap<>();
         try (Stream<Path> s = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) s::iterator) {
