@@ -109,14 +109,15 @@ final class NativeEngine implements AutoCloseable {
     /** How engines pick their limits; tests swap in small ones so a memory or file cap trips in a second. */
     static volatile java.util.function.Supplier<Limits> limitsFactory = Limits::detect;
     /**
-     * Whether new engines run commands on a per-run warm shell ({@link WarmShell}). Not the default yet (ADR 0021):
-     * while a shell lives, srt's mount points for absent protected names stay in the workspace, which host-state
-     * checks and a reviewer's {@code git status} see. Opt in with {@code -Dmonoagent.sandbox.warm=on}; WarmShellTest
-     * and SandboxBenchmark switch it on themselves.
+     * Whether new engines run commands on a per-run warm shell ({@link WarmShell}): the default on Linux (ADR 0021).
+     * Each command binds srt's placeholders for itself and the host removes them once it is swept, so none stays in
+     * the workspace between commands. {@code -Dmonoagent.sandbox.warm=off} (or {@code MONO_AGENT_WARM_SHELL=off})
+     * gives a fresh sandbox per command instead; macOS always has that (Seatbelt has no namespaces to keep).
      */
-    static volatile boolean warmDefault = "on".equals(System.getProperty("monoagent.sandbox.warm"));
-    static final String WARM_OFF = "off (a fresh sandbox per command; the warm shell is built but not the default, "
-            + "see docs/decisions/0021-warm-shell.md)";
+    static volatile boolean warmDefault = Platform.current() != Platform.MACOS
+            && !"off".equals(System.getProperty("monoagent.sandbox.warm", System.getenv("MONO_AGENT_WARM_SHELL")));
+    static final String WARM_OFF = "off (a fresh sandbox per command: set by -Dmonoagent.sandbox.warm=off or "
+            + "MONO_AGENT_WARM_SHELL=off, or on macOS)";
     /** Warm shells kept at once (one per run; the least recently used one goes first). */
     static final int MAX_SHELLS = 4;
 
@@ -390,10 +391,7 @@ final class NativeEngine implements AutoCloseable {
         preparedLayout = null;
         List<String> extras = longLived.get() > 0 ? uncovered(before) : List.of();
         SrtBridge.Wrapped w = bridge.wrap(reuse, domains, extras, Duration.ofSeconds(30));
-        List<Path> denied = new ArrayList<>(denyLiterals);
-        extras.forEach(x -> denied.add(Path.of(x)));
-        denied.addAll(SrtMountPoints.srtCwdDenies(policy.workspace()));
-        mounts.open(w.commandId(), denied);
+        mounts.open(w.commandId(), deniedPaths(extras));
         commands.put(w.commandId(), who);
         Map<String, String> e = sandboxEnv(extraEnv);
         String marker = marked ? "\u0001mono-agent-started-" + UUID.randomUUID() + "\u0001" : null;
@@ -403,6 +401,14 @@ final class NativeEngine implements AutoCloseable {
                 : CommandScript.build(argv, ports, v6, tools.socat().toString(), marker));
         return new Prepared(w.commandId(), List.of(tools.bash().toString(), "-c", w.wrapped()), e, before, who,
                 w.prepared(), marker, watchMark());
+    }
+
+    /** Every path srt is given to deny on a wrap now: our literals, the per-command extras, srt's own at the cwd. */
+    private List<Path> deniedPaths(List<String> extras) {
+        List<Path> denied = new ArrayList<>(denyLiterals);
+        extras.forEach(x -> denied.add(Path.of(x)));
+        denied.addAll(SrtMountPoints.srtCwdDenies(policy.workspace()));
+        return denied;
     }
 
     /**
@@ -528,9 +534,18 @@ final class NativeEngine implements AutoCloseable {
                 commands.put(id, who);
                 grantedPorts = shell.ports();
                 running.add(id);
+                // srt's placeholders are made for this command alone, bound in the shell before it starts
+                // (SrtMountPoints#openWarm) and removed from the host once it is swept and scanned
+                List<SrtMountPoints.Mark> marks = mounts.openWarm(id, deniedPaths(List.of()));
+                // like a per-command sandbox, the command is stopped (with its shell) when a repository appears
+                // while it runs (intervene)
+                this.live.put(id, new Live(shell.slot(), new java.util.concurrent.atomic.AtomicReference<>(
+                        shell.process()), who, prep, false));
+                began(id, who, true);
                 try {
-                    o = shell.run(id, argv, sandboxEnv(extraEnv), workdir, stdin, timeout, maxBytes, live);
+                    o = shell.run(id, argv, sandboxEnv(extraEnv), workdir, stdin, timeout, maxBytes, live, marks);
                 } finally {
+                    untrack(id);
                     running.remove(id);
                 }
             } finally {
@@ -541,12 +556,23 @@ final class NativeEngine implements AutoCloseable {
         }
         if (o instanceof WarmShell.Outcome.NotRun nr) {
             commands.remove(id);
+            overlap.remove(id);
+            perCommand.remove(id);
             dropShell(shell);
+            mounts.close(id);
             return null;
         }
         WarmShell.Outcome.Ran ran = (WarmShell.Outcome.Ran) o;
         ProcessRunner.Result r = ran.result();
-        List<Violation> vs = new ArrayList<>(finish(prep, r.err(), r.exitCode()));
+        List<Violation> vs;
+        try {
+            vs = new ArrayList<>(finish(prep, r.err(), r.exitCode()));
+        } finally {
+            if (ran.doubt() != null) {
+                dropShell(shell); // killed already; its placeholders may not go while it could still be running
+            }
+            mounts.close(id);
+        }
         if (ran.doubt() != null) {
             // the shell is dead already (killed before the scan above); later commands get a fresh one
             Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, who.runId(), who.callId(),
@@ -554,7 +580,6 @@ final class NativeEngine implements AutoCloseable {
                     + ran.doubt() + "; the next command gets a fresh sandbox");
             log.record(v);
             vs.add(v);
-            dropShell(shell);
         }
         return new ExecOutcome.Completed(r.exitCode(), r.signal(), r.out(), r.err(), r.truncated(), r.timedOut(), vs,
                 r.elapsedMillis(), dev.monoagent.common.Effective.NATIVE, takeAllowed(id));
@@ -583,14 +608,13 @@ final class NativeEngine implements AutoCloseable {
                 return s.tryAcquire() ? s : null;
             }
         }
-        // starting, stopping: under the write lock, so no command's before/after window sees mount points come or go
-        lock.writeLock().lock();
-        try {
-            if (stale != null) {
+        if (stale != null) {
+            // a re-initialise needs every command out of the way (the write lock); the deny list may be out of date
+            // for the layout now: a repository deleted on the host keeps its .git/hooks literal, whose mount point (a
+            // file in the host's new .git) would last as long as the new shell does
+            lock.writeLock().lock();
+            try {
                 closeShell(stale);
-                // the deny list may be out of date for the layout now: a repository deleted on the host keeps its
-                // .git/hooks literal, whose mount point (a file in the host's new .git) would last as long as the
-                // new shell does
                 List<Path> fresh = PolicyCompiler.denyLiterals(policy, WorkspaceFacts.scan(policy, tools.rg(),
                         env.home()));
                 if (!fresh.equals(denyLiterals)) {
@@ -600,7 +624,16 @@ final class NativeEngine implements AutoCloseable {
                     }
                     reinit();
                 }
+            } catch (IOException e) {
+                return null; // re-initialise failed: the per-command path reports it
+            } finally {
+                lock.writeLock().unlock();
             }
+        }
+        // starting one beside running commands: the placeholders srt makes for it are placed before bubblewrap
+        // creates them (SrtMountPoints), so their scans leave them out, and it holds none once it is up
+        lock.readLock().lock();
+        try {
             WarmShell s = startShell(key, ports);
             if (s == null) {
                 return null;
@@ -623,10 +656,8 @@ final class NativeEngine implements AutoCloseable {
             evicted.forEach(this::closeShell);
             started[0] = true;
             return s;
-        } catch (IOException e) {
-            return null; // re-initialise failed: the per-command path reports it
         } finally {
-            lock.writeLock().unlock();
+            lock.readLock().unlock();
         }
     }
 
@@ -637,6 +668,11 @@ final class NativeEngine implements AutoCloseable {
             warmOff = "unshare (util-linux) not found on PATH";
             return null;
         }
+        Path perl = env.which("perl", policy.agentWritable());
+        if (perl == null) {
+            warmOff = "perl not found on PATH (the warm shell binds its placeholders with it)";
+            return null;
+        }
         Limits.Slot slot = null;
         Process p = null;
         Prepared prep = null;
@@ -645,16 +681,22 @@ final class NativeEngine implements AutoCloseable {
             launched.put("NODE_OPTIONS", "");
             launched.put("NODE_NO_WARNINGS", "1");
             launched.put("MONO_AGENT_UNSHARE", unshare.toString());
+            launched.put("MONO_AGENT_PERL", perl.toString());
+            launched.put("MONO_AGENT_IDS", Files.getAttribute(Path.of("/proc/self"), "unix:uid") + ":"
+                    + Files.getAttribute(Path.of("/proc/self"), "unix:gid"));
             Map<String, String> own = sandboxEnv(launched);
             launched.put("MONO_AGENT_OWN", new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(own));
             Attribution who = new Attribution(key.isEmpty() ? null : key, null, "warm-shell", "warm shell");
-            prep = prepare(List.of(tools.node().toString(), "--no-warnings", "-e", WarmShell.script()), who,
+            // the server is root of a user namespace of its own, owning the mount namespace its commands run in
+            prep = prepare(List.of(unshare.toString(), "--user", "--map-root-user", "--mount", "--propagation",
+                    "private", "--", tools.node().toString(), "--no-warnings", "-e", WarmShell.script()), who,
                     launched, null, false);
             warmWraps.add(prep.commandId());
             slot = limits.acquire();
             p = ProcessRunner.spawn(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), policy.workspace());
             WarmShell s = WarmShell.handshake(p, slot, prep.commandId(), ports, generation, Duration.ofSeconds(20));
             shellsByWrap.put(prep.commandId(), s);
+            mounts.holdNone(prep.commandId());
             return s;
         } catch (IOException | RuntimeException e) {
             // until the next initialise: commands go to per-command sandboxes, which retry a set-up failure
@@ -677,19 +719,14 @@ final class NativeEngine implements AutoCloseable {
         }
     }
 
-    /** Takes a doubted or stale shell out of use and stops it (under the write lock: its mount points go). */
+    /** Takes a doubted or stale shell out of use and stops it. */
     private void dropShell(WarmShell s) {
         boolean mine;
         synchronized (shells) {
             mine = shells.values().remove(s);
         }
         if (mine || shellsByWrap.containsKey(s.wrapId())) {
-            lock.writeLock().lock();
-            try {
-                closeShell(s);
-            } finally {
-                lock.writeLock().unlock();
-            }
+            closeShell(s); // its placeholders are placed and held per command: other commands may go on meanwhile
         }
     }
 

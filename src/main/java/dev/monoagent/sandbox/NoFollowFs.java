@@ -40,9 +40,18 @@ final class NoFollowFs {
 
     /** Creates {@code file} with {@code bytes}; refuses an existing entry and a symlinked parent chain. */
     static void createFile(Path file, byte[] bytes) throws IOException {
+        createFile(file, bytes, null);
+    }
+
+    /** As above, with these permissions (null: the default ones, less the umask). */
+    static void createFile(Path file, byte[] bytes, Set<java.nio.file.attribute.PosixFilePermission> perms)
+            throws IOException {
+        java.nio.file.attribute.FileAttribute<?>[] attrs = perms == null ? new java.nio.file.attribute.FileAttribute<?>[0]
+                : new java.nio.file.attribute.FileAttribute<?>[] {
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(perms)};
         try (SecureDirectoryStream<Path> dir = openDir(file.getParent(), false);
              SeekableByteChannel ch = dir.newByteChannel(name(file),
-                     Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, NOFOLLOW))) {
+                     Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, NOFOLLOW), attrs)) {
             ByteBuffer buf = ByteBuffer.wrap(bytes);
             while (buf.hasRemaining()) {
                 ch.write(buf);

@@ -111,7 +111,7 @@ final class ProtectedScan {
         Set<Path> literals = new HashSet<>(denyLiterals);
         Path ws = p.workspace();
         for (Path lit : denyLiterals) {
-            if (Files.exists(lit, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.exists(lit, LinkOption.NOFOLLOW_LINKS) && !mountPoint.test(lit)) {
                 layout.add("L " + lit);
             }
         }
@@ -131,11 +131,11 @@ final class ProtectedScan {
                 Path acc = ws;
                 for (int i = 0; i < rel.getNameCount() - 1; i++) {
                     acc = acc.resolve(rel.getName(i));
-                    if (srtDangerous(rel.getName(i).toString())) {
+                    if (srtDangerous(rel.getName(i).toString()) && !mountPoint.test(acc)) {
                         layout.add("D " + acc);
                     }
                 }
-                if (srtDangerous(f.getFileName().toString())) {
+                if (srtDangerous(f.getFileName().toString()) && !mountPoint.test(f)) {
                     layout.add("F " + f);
                 }
                 BasicFileAttributes a;
@@ -168,8 +168,14 @@ final class ProtectedScan {
         for (Path f : out.keySet()) {
             layout.add("P " + f);
         }
-        git.forEach((path, e) -> layout.add("G " + path + " " + e.kind()));
-        repos.forEach(r -> layout.add("R " + r));
+        // a live sandbox's placeholder is not part of the layout: it comes and goes with the sandboxes (a warm shell's
+        // commands each bind their own), and srt's arguments for the paths below it are the same either way
+        git.forEach((path, e) -> layout.add("G " + path + " " + (mountPoint.test(path) ? 'A' : e.kind())));
+        repos.forEach(r -> {
+            if (!mountPoint.test(r)) {
+                layout.add("R " + r);
+            }
+        });
         return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git, repos);
     }
 

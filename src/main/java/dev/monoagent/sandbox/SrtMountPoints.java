@@ -63,9 +63,77 @@ final class SrtMountPoints {
         return out;
     }
 
-    /** A wrap was made for {@code id} with these denied paths (absolute): its placeholders count from now on. */
+    /** A placeholder the warm shell binds for one command: {@code dir} when it stands for a missing parent. */
+    record Mark(Path path, boolean dir) {}
+
+    /**
+     * A wrap was made for {@code id} with these denied paths (absolute): its placeholders count from now on. It holds
+     * the first missing component of each (srt creates and binds it) and every placeholder already on the host on the
+     * way to one (srt binds an existing path over itself, so removing that placeholder would detach its bind).
+     */
     synchronized void open(String id, Collection<Path> deniedPaths) {
-        Set<Path> mine = new LinkedHashSet<>();
+        Map<Path, Boolean> mine = nodes(deniedPaths);
+        live.put(id, new LinkedHashSet<>(mine.keySet()));
+        placed.addAll(mine.keySet());
+    }
+
+    /**
+     * One command on a warm shell ({@code id}): the placeholders it needs bound in the shell's mount namespace before
+     * it starts — the first missing component of each denied path, and each placeholder already there on the way to
+     * one (a bind the host's removal of it detached). The shell creates the missing ones inside the sandbox and binds
+     * every one read-only over itself; they count as held by {@code id} until {@link #close}, which removes them.
+     */
+    synchronized List<Mark> openWarm(String id, Collection<Path> deniedPaths) {
+        Map<Path, Boolean> mine = nodes(deniedPaths);
+        live.put(id, new LinkedHashSet<>(mine.keySet()));
+        placed.addAll(mine.keySet());
+        List<Mark> out = new ArrayList<>();
+        mine.forEach((p, dir) -> {
+            create(p, dir);
+            out.add(new Mark(p, dir));
+        });
+        return out;
+    }
+
+    /**
+     * Makes a missing placeholder on the host, as bubblewrap would: an empty file with no write bits, or an empty
+     * directory. Made here rather than in the sandbox, where srt's feed would report each as a write to a denied
+     * path. The file is created by descriptor below a parent opened without following links; a directory's parent
+     * is a writable root itself in practice (srt's names lie directly below the workspace).
+     */
+    private static void create(Path p, boolean dir) {
+        if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            if (dir) {
+                Files.createDirectory(p, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            } else {
+                NoFollowFs.createFile(p, new byte[0], java.nio.file.attribute.PosixFilePermissions.fromString(
+                        "r--r--r--"));
+            }
+        } catch (IOException e) {
+            // made meanwhile, or a parent that is no directory: the shell binds what is there or refuses
+        }
+    }
+
+    /**
+     * The warm shell's own wrap ({@code id}) stays live but holds none of its placeholders: each of its commands binds
+     * its own ({@link #openWarm}), so the ones srt made when the shell started are removed now (unless another sandbox
+     * holds them) instead of lasting as long as the shell; removing one detaches srt's bind in the shell, where no
+     * command runs yet.
+     */
+    synchronized void holdNone(String id) {
+        if (live.containsKey(id)) {
+            live.put(id, Set.of());
+            removeUnheld();
+        }
+    }
+
+    /** Per node (first missing component, or a placeholder already there): whether it stands for a missing parent. */
+    private Map<Path, Boolean> nodes(Collection<Path> deniedPaths) {
+        Map<Path, Boolean> mine = new java.util.LinkedHashMap<>();
         for (Path raw : deniedPaths) {
             Path d = raw.toAbsolutePath().normalize();
             Path root = rootOf(d);
@@ -75,30 +143,43 @@ final class SrtMountPoints {
             denied.add(d);
             Path first = firstMissing(root, d);
             if (first != null) {
-                mine.add(first);
+                mine.merge(first, !first.equals(d), Boolean::logicalOr);
             }
         }
-        live.put(id, mine);
-        placed.addAll(mine);
+        return mine;
     }
 
     /**
-     * The sandbox wrapped for {@code id} is gone and srt was told (its cleanup ran). When it was the last one alive,
-     * the placeholders still on the host are removed (srt had to leave them while another wrap was outstanding, or
-     * its bridge died before it could), so none outlives every sandbox.
+     * The sandbox wrapped for {@code id} is gone and srt was told (its cleanup ran), or the warm command {@code id}
+     * ended and its processes were swept. Every placeholder no live wrap holds (nor one inside or around it) is removed
+     * from the host now: srt leaves them while any wrap is outstanding, and a warm shell's wrap is outstanding for as
+     * long as the shell lives. When it was the last live one, everything placed is gone (as far as it still has a
+     * placeholder's shape) and forgotten.
      */
     synchronized void close(String id) {
-        if (live.remove(id) == null || !live.isEmpty()) {
+        if (live.remove(id) == null) {
             return;
         }
+        removeUnheld();
+    }
+
+    /** Removes from the host every placeholder no live wrap holds (see {@link #close}). */
+    synchronized void removeUnheld() {
+        Set<Path> held = new HashSet<>();
+        live.values().forEach(held::addAll);
         List<Path> all = new ArrayList<>(placed);
         // deepest first: a placeholder inside another one's directory goes before that directory
         all.sort(Comparator.comparingInt(Path::getNameCount).reversed());
         for (Path p : all) {
-            remove(p);
+            if (held.stream().noneMatch(h -> h.startsWith(p) || p.startsWith(h))) {
+                remove(p);
+                placed.remove(p);
+            }
         }
-        placed.clear();
-        denied.clear();
+        if (live.isEmpty()) {
+            placed.clear();
+            denied.clear();
+        }
     }
 
     /** Whether some sandbox of the engine is live (wrapped and not yet cleaned up). */
@@ -132,11 +213,12 @@ final class SrtMountPoints {
         return null;
     }
 
-    private static Path firstMissing(Path root, Path d) {
+    /** The first component of {@code d} below {@code root} that is absent or one of the placeholders placed. */
+    private Path firstMissing(Path root, Path d) {
         Path acc = root;
         for (Path part : root.relativize(d)) {
             acc = acc.resolve(part);
-            if (!Files.exists(acc, LinkOption.NOFOLLOW_LINKS)) {
+            if (!Files.exists(acc, LinkOption.NOFOLLOW_LINKS) || (placed.contains(acc) && shaped(acc, 0))) {
                 return acc;
             }
             if (!Files.isDirectory(acc, LinkOption.NOFOLLOW_LINKS)) {

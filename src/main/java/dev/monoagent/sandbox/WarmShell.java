@@ -138,6 +138,15 @@ final class WarmShell implements AutoCloseable {
         return wrapId;
     }
 
+    /** The shell's control group slot (its commands are frozen with it) and its server's process. */
+    Limits.Slot slot() {
+        return slot;
+    }
+
+    Process process() {
+        return process;
+    }
+
     /** The protected layout the shell's mounts fit (set by the engine right after its start). */
     String layout() {
         return layout;
@@ -188,6 +197,12 @@ final class WarmShell implements AutoCloseable {
      */
     Outcome run(String callKey, List<String> argv, Map<String, String> env, Path cwd, String stdin, Duration timeout,
                 long maxBytes, OutputListener live) {
+        return run(callKey, argv, env, cwd, stdin, timeout, maxBytes, live, List.of());
+    }
+
+    /** As above, binding {@code marks} (srt's placeholders for this command) read-only in the shell first. */
+    Outcome run(String callKey, List<String> argv, Map<String, String> env, Path cwd, String stdin, Duration timeout,
+                long maxBytes, OutputListener live, List<SrtMountPoints.Mark> marks) {
         if (!usable()) {
             return new Outcome.NotRun(broken == null ? "the warm shell exited" : broken);
         }
@@ -212,6 +227,10 @@ final class WarmShell implements AutoCloseable {
                     .put("timeoutMs", Math.max(1, timeout.toMillis())).put("maxBytes", maxBytes);
             req.set("argv", JSON.valueToTree(argv));
             req.set("env", JSON.valueToTree(env));
+            var ms = req.putArray("marks");
+            for (SrtMountPoints.Mark m : marks) {
+                ms.addObject().put("p", m.path().toString()).put("d", m.dir());
+            }
             if (stdin != null) {
                 req.put("stdin", stdin);
             }
@@ -242,7 +261,7 @@ final class WarmShell implements AutoCloseable {
                 Object o = left <= 0 ? null : frames.poll(left, TimeUnit.NANOSECONDS);
                 if (o == null || o == EOF) {
                     doubt(o == null ? "the warm shell did not finish a command in time" : broken != null ? broken
-                            : "the warm shell exited");
+                            : "the warm shell exited" + stderrTail());
                     if (!started) {
                         return new Outcome.NotRun(broken);
                     }

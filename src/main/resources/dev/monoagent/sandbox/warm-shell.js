@@ -36,8 +36,10 @@ const mac = (...parts) => {
 };
 
 const UNSHARE = process.env.MONO_AGENT_UNSHARE;
-const UID = String(process.getuid());
-const GID = String(process.getgid());
+// this server is root of a user namespace of its own (the wrapped command is `unshare --user --map-root-user --mount
+// -- node …`), which owns the mount namespace the commands run in; they get the host's ids back in theirs
+const [UID, GID] = String(process.env.MONO_AGENT_IDS || '').split(':');
+if (!/^[0-9]+$/.test(UID || '') || !/^[0-9]+$/.test(GID || '')) process.exit(3);
 // what srt added to or changed in the environment we were launched with (its proxies, TMPDIR, SRT_*): every command
 // gets it on top of the environment the host sends, as a command srt wrapped itself would
 let launched = {};
@@ -108,6 +110,74 @@ if (probe.status !== 0) {
   say('warm shell: unshare --user failed (' + (probe.error ? probe.error.message : 'exit ' + probe.status) + ')');
   process.exit(7);
 }
+// Placeholders. For a denied path that is absent, srt binds a read-only placeholder over its first missing component
+// and bubblewrap creates that component on the host, where it stays as long as the sandbox lives — for a warm shell
+// the whole run. So the host removes them after each command, which detaches their binds here, and before each command
+// the host makes the ones it then sends (an empty read-only file, or an empty directory), and this server binds each
+// read-only over itself in its own mount namespace, which the command then runs in without any capability over it
+// (its mounts are locked in any namespace the command makes). The mount(2) calls are made by one small Perl process
+// that is root of this namespace too, started now so it is part of the baseline; its pipes are this server's alone.
+const PERL = process.env.MONO_AGENT_PERL;
+const MOUNT_NR = { x64: 165, arm64: 40 }[process.arch];
+const PRCTL_NR = { x64: 157, arm64: 167 }[process.arch];
+if (!PERL || MOUNT_NR === undefined) {
+  say('warm shell: no perl, or no mount(2) number for ' + process.arch);
+  process.exit(7);
+}
+const MOUNTER = `use strict; use Fcntl qw(O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
+my $nr = 0 + shift @ARGV; my $prctl = 0 + shift @ARGV; $| = 1;
+# not dumpable: a command (no capability in this namespace) then cannot open /proc/<this>/fd, mem or environ
+syscall($prctl, 4, 0, 0, 0, 0) == 0 or die "prctl: $!";
+while (defined(my $n = <STDIN>)) {
+  chomp $n; my @err;
+  for (1 .. $n) {
+    my $l = <STDIN>; last unless defined $l; chomp $l;
+    my ($k, $hex) = split / /, $l, 2;
+    my $p = pack('H*', $hex);
+    if (-l $p) { push @err, "a symlink: $p"; next; }
+    if (!-e $p) {
+      if ($k ne 'p') { push @err, "missing: $p"; next; }
+      if (sysopen(my $fh, $p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0444)) { close $fh; }
+      else { push @err, "create $p: $!"; next; }
+    }
+    if (syscall($nr, $p, $p, 0, 4096, 0) != 0) { push @err, "bind $p: $!"; next; }
+    my $ro = 32 | 4096 | 1 | 2 | 4;
+    if (syscall($nr, $p, $p, 0, $ro, 0) != 0 && syscall($nr, $p, $p, 0, $ro | 8, 0) != 0) {
+      push @err, "read-only $p: $!";
+    }
+  }
+  print(@err ? 'err ' . join('; ', @err) . "\n" : "ok\n");
+}`;
+const mounter = spawn(PERL, ['-e', MOUNTER, String(MOUNT_NR), String(PRCTL_NR)], { stdio: ['pipe', 'pipe', 'inherit'] });
+let mounterOut = '';
+let mounterWait = null;
+mounter.stdout.on('data', (b) => {
+  // the mounter answers requests only: anything else (a command that found a way to write to its pipe) is a doubt
+  if (!mounterWait) process.exit(9);
+  mounterOut += b.toString('latin1');
+  const nl = mounterOut.indexOf('\n');
+  if (nl >= 0) {
+    if (nl !== mounterOut.length - 1) process.exit(9);
+    const line = mounterOut.slice(0, nl);
+    mounterOut = mounterOut.slice(nl + 1);
+    const w = mounterWait;
+    mounterWait = null;
+    w(line);
+  }
+});
+// the mounter gone is a doubt like any other: the host sees this server exit and kills the sandbox
+mounter.on('exit', () => process.exit(9));
+function bindMarks(marks, done) {
+  if (!Array.isArray(marks) || marks.length === 0) { done('ok'); return; }
+  const lines = [String(marks.length)];
+  for (const m of marks) {
+    if (m === null || typeof m.p !== 'string' || !m.p.startsWith('/')) { done('err bad mark'); return; }
+    lines.push((m.probe ? 'p ' : m.d ? 'd ' : 'f ') + Buffer.from(m.p, 'utf8').toString('hex'));
+  }
+  mounterWait = done;
+  mounter.stdin.write(lines.join('\n') + '\n');
+}
+
 for (const p of pids()) {
   const id = ident(p);
   if (id !== null) baseline.set(p, id.start);
@@ -162,7 +232,42 @@ function stdinFd(text) {
 }
 makeFifos();
 
+// the server is ready only once a bind made here is proven read-only: a placeholder that would not hold is no
+// placeholder, and then no command runs warm
+let mountsProven = false;
+let keyed = false;
+{
+  const probeAt = FIFO_DIR + '/probe';
+  bindMarks([{ p: probeAt, d: false, probe: true }], (r) => {
+    let refused = false;
+    if (r === 'ok') {
+      try { fs.writeFileSync(probeAt, 'x'); } catch (e) { refused = e.code === 'EROFS'; }
+    }
+    if (!refused) {
+      say('warm shell: a read-only bind did not hold (' + r + ')');
+      process.exit(7);
+    }
+    mountsProven = true;
+    announce();
+  });
+}
+function announce() {
+  if (mountsProven && keyed) frame('r', 0, 'ready', JSON.stringify({ pid: process.pid, baseline: baseline.size }));
+}
+
 function run(req) {
+  bindMarks(req.marks, (r) => {
+    if (r !== 'ok') {
+      // nothing of the command ran: the host sees the server gone before the command's start frame and runs it on
+      // a fresh per-command sandbox
+      say('warm shell: placeholders not bound: ' + r);
+      process.exit(9);
+    }
+    runNow(req);
+  });
+}
+
+function runNow(req) {
   const { id, nonce } = req;
   const max = req.maxBytes;
   const counts = { o: 0, e: 0 };
@@ -273,7 +378,8 @@ function parse() {
     const raw = Buffer.from(line.slice(4), 'hex');
     key = crypto.createSecretKey(raw);
     raw.fill(0);
-    frame('r', 0, 'ready', JSON.stringify({ pid: process.pid, baseline: baseline.size }));
+    keyed = true;
+    announce();
   }
   for (;;) {
     const nl = pending.indexOf(10);
@@ -291,7 +397,7 @@ function parse() {
     let req;
     try { req = JSON.parse(body.toString('utf8')); } catch (e) { process.exit(4); }
     if (req === null || typeof req !== 'object' || req.op !== 'run' || !Number.isSafeInteger(req.id)
-        || typeof req.nonce !== 'string' || !Array.isArray(req.argv) || busy) process.exit(4);
+        || typeof req.nonce !== 'string' || !Array.isArray(req.argv) || busy || !mountsProven) process.exit(4);
     busy = true;
     run(req);
   }
