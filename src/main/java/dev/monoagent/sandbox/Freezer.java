@@ -134,27 +134,37 @@ final class Freezer {
         return out;
     }
 
-    /** State 'T' (stopped) or 't' (traced) in {@code /proc/<pid>/stat}; a gone process counts as stopped. */
+    /**
+     * Every thread of {@code pid} stopped ('T'/'t') or exited ('Z'/'X'); a gone process counts as stopped. Per thread
+     * ({@code /proc/<pid>/task}): a leader that ended with {@code SYS_exit} shows Z while its other threads run.
+     */
     static boolean stopped(long pid) {
-        try {
-            String s = Files.readString(Path.of("/proc/" + pid + "/stat"), StandardCharsets.ISO_8859_1);
-            int close = s.lastIndexOf(')');
-            char state = s.charAt(close + 2);
-            return state == 'T' || state == 't' || state == 'Z' || state == 'X';
-        } catch (IOException | RuntimeException e) {
-            return true;
-        }
+        return allThreads(pid, "TtZX");
     }
 
-    /** State 'Z' (zombie) or 'X' (dead) in {@code /proc/<pid>/stat}, or no such process. */
+    /** Every thread of {@code pid} exited ('Z'/'X'), or no such process: it runs nothing. */
     static boolean gone(long pid) {
-        try {
-            String s = Files.readString(Path.of("/proc/" + pid + "/stat"), StandardCharsets.ISO_8859_1);
-            char state = s.charAt(s.lastIndexOf(')') + 2);
-            return state == 'Z' || state == 'X';
+        return allThreads(pid, "ZX");
+    }
+
+    private static boolean allThreads(long pid, String states) {
+        List<Path> tasks;
+        try (var s = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            tasks = s.toList();
         } catch (IOException | RuntimeException e) {
             return true;
         }
+        for (Path t : tasks) {
+            try {
+                String s = Files.readString(t.resolve("stat"), StandardCharsets.ISO_8859_1);
+                if (states.indexOf(s.charAt(s.lastIndexOf(')') + 2)) < 0) {
+                    return false;
+                }
+            } catch (IOException | RuntimeException e) {
+                // that thread is gone
+            }
+        }
+        return true;
     }
 
     private static void signal(String sig, List<ProcessHandle> ps) {

@@ -513,7 +513,7 @@ final class NativeEngine implements AutoCloseable {
         List<Integer> ports = currentPorts();
         String key = who.runId() == null ? "" : who.runId();
         boolean[] started = {false};
-        WarmShell shell = acquireShell(key, ports, before.layout(), started);
+        WarmShell shell = acquireShell(key, ports, before, started);
         if (shell == null) {
             return null;
         }
@@ -594,7 +594,9 @@ final class NativeEngine implements AutoCloseable {
      * they were then. A protected path the host deletes (a {@code .git} removed and made again) takes the bind over it
      * out of the shell's mount namespace, so the new one would be writable there; a fresh wrap binds it again.
      */
-    private WarmShell acquireShell(String key, List<Integer> ports, String layout, boolean[] started) {
+    private WarmShell acquireShell(String key, List<Integer> ports, ProtectedScan.Snapshot before,
+                                   boolean[] started) {
+        String layout = before.layout();
         WarmShell stale = null;
         synchronized (shells) {
             WarmShell s = shells.get(key);
@@ -634,7 +636,7 @@ final class NativeEngine implements AutoCloseable {
         // creates them (SrtMountPoints), so their scans leave them out, and it holds none once it is up
         lock.readLock().lock();
         try {
-            WarmShell s = startShell(key, ports);
+            WarmShell s = startShell(key, ports, before);
             if (s == null) {
                 return null;
             }
@@ -662,7 +664,7 @@ final class NativeEngine implements AutoCloseable {
     }
 
     /** Starts a warm shell: the server is the command srt wraps, in a control group slot of its own. */
-    private WarmShell startShell(String key, List<Integer> ports) {
+    private WarmShell startShell(String key, List<Integer> ports, ProtectedScan.Snapshot before) {
         Path unshare = env.which("unshare", policy.agentWritable());
         if (unshare == null) {
             warmOff = "unshare (util-linux) not found on PATH";
@@ -690,7 +692,7 @@ final class NativeEngine implements AutoCloseable {
             // the server is root of a user namespace of its own, owning the mount namespace its commands run in
             prep = prepare(List.of(unshare.toString(), "--user", "--map-root-user", "--mount", "--propagation",
                     "private", "--", tools.node().toString(), "--no-warnings", "-e", WarmShell.script()), who,
-                    launched, null, false);
+                    launched, before, true);
             warmWraps.add(prep.commandId());
             slot = limits.acquire();
             p = ProcessRunner.spawn(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), policy.workspace());

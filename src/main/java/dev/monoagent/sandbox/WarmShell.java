@@ -343,8 +343,8 @@ final class WarmShell implements AutoCloseable {
     private String verifySwept() {
         Set<String> extra = new HashSet<>(members());
         extra.removeAll(baseline);
-        // a process the sweep killed may not be reaped yet: a zombie runs nothing
-        extra.removeIf(m -> zombie(Long.parseLong(m.substring(0, m.indexOf('@')))));
+        // a process the sweep killed may not be reaped yet: one whose every thread exited runs nothing
+        extra.removeIf(m -> Freezer.gone(Long.parseLong(m.substring(0, m.indexOf('@')))));
         if (extra.isEmpty()) {
             return null;
         }
@@ -352,17 +352,6 @@ final class WarmShell implements AutoCloseable {
             ProcessHandle.of(Long.parseLong(m.substring(0, m.indexOf('@')))).ifPresent(ProcessHandle::destroyForcibly);
         }
         return extra.size() + " process(es) were still in the sandbox after the warm shell's sweep";
-    }
-
-    /** Whether {@code pid} is a zombie or gone (state Z/X in /proc, or no /proc entry). */
-    private static boolean zombie(long pid) {
-        try {
-            String st = java.nio.file.Files.readString(Path.of("/proc/" + pid + "/stat"));
-            char state = st.charAt(st.lastIndexOf(')') + 2);
-            return state == 'Z' || state == 'X';
-        } catch (IOException | RuntimeException e) {
-            return true;
-        }
     }
 
     /** The sandbox's processes as {@code pid@start}: its control group's, else the server process tree's. */

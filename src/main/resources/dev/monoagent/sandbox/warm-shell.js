@@ -3,11 +3,12 @@
 // run's mount, network and pid namespaces), runs the run's Bash/Exec commands one at a time. See
 // docs/decisions/0021-warm-shell.md.
 //
-// Isolation from the commands it runs. Each command is started through `unshare --user` (a user namespace of its own,
-// the same uid/gid mapped): a process in a child user namespace holds no capability over this one, so it cannot
-// ptrace this server, read or write its memory, or open its descriptors through /proc/<pid>/fd (all need
-// CAP_SYS_PTRACE in the server's namespace). The command's stdout/stderr are pipes this server owns; they are never
-// the control channel.
+// Isolation from the commands it runs. This server is root of a user namespace of its own (srt wraps `unshare --user
+// --map-root-user --mount -- node …`), which owns the mount namespace the commands run in. Each command is started
+// through `unshare --user` (a child user namespace, the host's uid/gid mapped): it holds no capability in this one, so
+// it cannot ptrace this server or the mounter, read or write their memory, open their descriptors through
+// /proc/<pid>/fd (all need CAP_SYS_PTRACE here), or unmount anything here (mounts it copies into a namespace of its
+// own come locked). The command's stdout/stderr are pipes this server owns; they are never the control channel.
 //
 // Protocol. The host's first line on stdin is "KEY <64 hex>" (sent before any command exists, then held only in a
 // KeyObject; nothing is answered before it). Requests: "<bytes> <hmac>\n<json>" with hmac = HMAC-SHA256(key, "req\n" + json); a request that fails
@@ -84,22 +85,61 @@ function pids() {
 const baseline = new Map();
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
+// A process runs nothing only when every thread of it has exited: a leader that ended with SYS_exit (not exit_group)
+// shows Z while its other threads go on, visible only under /proc/<pid>/task (red team, attack on ef5b1a9).
+function dead(pid) {
+  let tasks;
+  try { tasks = fs.readdirSync('/proc/' + pid + '/task'); } catch (e) { return true; }
+  for (const t of tasks) {
+    try {
+      const s = fs.readFileSync('/proc/' + pid + '/task/' + t + '/stat', 'latin1');
+      const st = s.charAt(s.lastIndexOf(')') + 2);
+      if (st !== 'Z' && st !== 'X') return false;
+    } catch (e) { /* that thread is gone */ }
+  }
+  return true;
+}
+
+function taskStates(pid) {
+  try {
+    return fs.readdirSync('/proc/' + pid + '/task').map((t) => {
+      try {
+        const s = fs.readFileSync('/proc/' + pid + '/task/' + t + '/stat', 'latin1');
+        return t + ':' + s.charAt(s.lastIndexOf(')') + 2);
+      } catch (e) { return t + ':' + e.code; }
+    }).join(' ');
+  } catch (e) { return e.code; }
+}
+
 function sweep() {
   let killed = 0;
+  let last = [];
+  let lastErr = '';
   for (let round = 0; round < 400; round++) {
     const extra = [];
     for (const p of pids()) {
       const id = ident(p);
-      if (id === null || id.state === 'Z' || id.state === 'X') continue; // gone, or a zombie: runs nothing
+      if (id === null || ((id.state === 'Z' || id.state === 'X') && dead(p))) continue; // gone: runs nothing
       if (baseline.get(p) === id.start) continue;
       extra.push(p);
     }
     if (extra.length === 0) return { ok: true, killed };
+    last = extra;
     for (const p of extra) {
-      try { process.kill(p, 'SIGKILL'); killed++; } catch (e) { /* already gone */ }
+      try { process.kill(p, 'SIGKILL'); killed++; } catch (e) { lastErr = e.code; }
+      // a zombie leader may not pass a signal on to its live threads: each thread's id reaches the whole group
+      if ((ident(p) || {}).state === 'Z') {
+        let tasks = [];
+        try { tasks = fs.readdirSync('/proc/' + p + '/task'); } catch (e) { /* gone */ }
+        for (const t of tasks) {
+          if (Number(t) !== p) { try { process.kill(Number(t), 'SIGKILL'); } catch (e) { lastErr += '/' + e.code; } }
+        }
+      }
     }
     Atomics.wait(nap, 0, 0, round < 20 ? 1 : 10);
   }
+  say('warm shell: the sweep could not end (' + lastErr + ') ' + last.map((p) => p + ' ' + ((ident(p) || {}).state || '?') + ' ['
+    + taskStates(p) + ']').join(', '));
   return { ok: false, killed };
 }
 
