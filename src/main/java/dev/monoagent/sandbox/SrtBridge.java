@@ -261,6 +261,16 @@ final class SrtBridge implements AutoCloseable {
         call(req, Duration.ofSeconds(10));
     }
 
+    /**
+     * A round trip that nothing else rides on: events the bridge wrote before its reply (a proxy's connect to a granted
+     * host port) have been handed to the engine when it returns.
+     */
+    void ping() throws IOException {
+        ObjectNode req = JSON.createObjectNode();
+        req.put("op", "ping");
+        call(req, Duration.ofSeconds(10));
+    }
+
     void cleanup() throws IOException {
         ObjectNode req = JSON.createObjectNode();
         req.put("op", "cleanup");
