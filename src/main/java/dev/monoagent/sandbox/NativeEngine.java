@@ -578,9 +578,14 @@ final class NativeEngine implements AutoCloseable {
             vs = new ArrayList<>(finish(prep, r.err(), r.exitCode()));
         } finally {
             if (ran.doubt() != null) {
-                dropShell(shell); // killed already; its placeholders may not go while it could still be running
+                dropShell(shell); // killed already (nothing of it runs): its placeholders go with it
+                mounts.close(id);
+            } else {
+                // nothing of the command runs any more; the shell keeps the binds for the next command of a burst and
+                // the placeholders go from the host once it has been idle a moment
+                mounts.hand(id, shell.holdId());
+                releaseWhenIdle(shell, shell.epoch());
             }
-            mounts.close(id);
         }
         if (ran.doubt() != null) {
             // the shell is dead already (killed before the scan above); later commands get a fresh one
@@ -592,6 +597,35 @@ final class NativeEngine implements AutoCloseable {
         }
         return new ExecOutcome.Completed(r.exitCode(), r.signal(), r.out(), r.err(), r.truncated(), r.timedOut(), vs,
                 r.elapsedMillis(), dev.monoagent.common.Effective.NATIVE, takeAllowed(id));
+    }
+
+    /** How long a warm shell keeps its placeholders on the host after a command (a burst binds them once). */
+    static final long PLACEHOLDER_IDLE_MS = 250;
+
+    /** After {@link #PLACEHOLDER_IDLE_MS} with no further command, the shell's placeholders are removed. */
+    private void releaseWhenIdle(WarmShell shell, long epoch) {
+        java.util.concurrent.CompletableFuture.delayedExecutor(PLACEHOLDER_IDLE_MS,
+                java.util.concurrent.TimeUnit.MILLISECONDS, dev.monoagent.common.TaskExecutor.shared().ioExecutor())
+                .execute(() -> {
+                    if (shell.epoch() != epoch || !shellsByWrap.containsKey(shell.wrapId())) {
+                        return; // another command came (it schedules its own), or the shell is gone
+                    }
+                    shell.releasing(true);
+                    try {
+                        if (!shell.tryAcquire()) {
+                            return; // a command has it: it schedules its own release
+                        }
+                        try {
+                            if (shell.epoch() == epoch) {
+                                mounts.close(shell.holdId());
+                            }
+                        } finally {
+                            shell.release();
+                        }
+                    } finally {
+                        shell.releasing(false);
+                    }
+                });
     }
 
     /**
@@ -615,8 +649,32 @@ final class NativeEngine implements AutoCloseable {
                 stale = s;
                 s = null;
             }
+            if (s != null && s.tryAcquire()) {
+                s.touch();
+                return s;
+            }
+        }
+        if (stale == null) {
+            WarmShell s;
+            synchronized (shells) {
+                s = shells.get(key);
+            }
             if (s != null) {
-                return s.tryAcquire() ? s : null;
+                // busy: with another command of the run (then null: it runs on a fresh sandbox), or removing its
+                // placeholders after going idle, which takes milliseconds
+                for (int i = 0; i < 100 && s.releasing(); i++) {
+                    try {
+                        Thread.sleep(2);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return null;
+                    }
+                    if (s.tryAcquire()) {
+                        s.touch();
+                        return s;
+                    }
+                }
+                return s.tryAcquire() ? touched(s) : null;
             }
         }
         if (stale != null) {
@@ -672,16 +730,32 @@ final class NativeEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * A program the warm server runs with its namespace's capabilities, by absolute path: one that nothing sandboxed
+     * can replace — not in a writable root, nor in what is a private writable tmpfs inside the sandbox (the home,
+     * {@code /tmp}, {@code /var/tmp}, {@code /dev/shm}, {@code /run}), nor relative.
+     */
+    private Path insideTool(String name) {
+        List<Path> untrusted = new ArrayList<>(policy.agentWritable());
+        untrusted.add(env.home());
+        for (String d : List.of("/tmp", "/var/tmp", "/dev/shm", "/run")) {
+            untrusted.add(Path.of(d));
+        }
+        return env.which(name, untrusted);
+    }
+
     /** Starts a warm shell: the server is the command srt wraps, in a control group slot of its own. */
     private WarmShell startShell(String key, List<Integer> ports, ProtectedScan.Snapshot before) {
-        Path unshare = env.which("unshare", policy.agentWritable());
+        Path unshare = insideTool("unshare");
         if (unshare == null) {
-            warmOff = "unshare (util-linux) not found on PATH";
+            warmOff = "unshare (util-linux) not found on PATH outside what the sandbox can write";
             return null;
         }
-        Path perl = env.which("perl", policy.agentWritable());
-        if (perl == null) {
-            warmOff = "perl not found on PATH (the warm shell binds its placeholders with it)";
+        Path perl = insideTool("perl");
+        Path mkfifo = insideTool("mkfifo");
+        if (perl == null || mkfifo == null) {
+            warmOff = (perl == null ? "perl" : "mkfifo") + " not found on PATH outside what the sandbox can write "
+                    + "(the warm shell binds its placeholders with perl and makes its pipes with mkfifo)";
             return null;
         }
         Limits.Slot slot = null;
@@ -693,6 +767,7 @@ final class NativeEngine implements AutoCloseable {
             launched.put("NODE_NO_WARNINGS", "1");
             launched.put("MONO_AGENT_UNSHARE", unshare.toString());
             launched.put("MONO_AGENT_PERL", perl.toString());
+            launched.put("MONO_AGENT_MKFIFO", mkfifo.toString());
             launched.put("MONO_AGENT_IDS", Files.getAttribute(Path.of("/proc/self"), "unix:uid") + ":"
                     + Files.getAttribute(Path.of("/proc/self"), "unix:gid"));
             Map<String, String> own = sandboxEnv(launched);
@@ -741,11 +816,17 @@ final class NativeEngine implements AutoCloseable {
         }
     }
 
+    private static WarmShell touched(WarmShell s) {
+        s.touch();
+        return s;
+    }
+
     private void closeShell(WarmShell s) {
         if (shellsByWrap.remove(s.wrapId()) == null) {
             return;
         }
         s.close();
+        mounts.close(s.holdId());
         cleanupWrap(s.wrapId());
     }
 

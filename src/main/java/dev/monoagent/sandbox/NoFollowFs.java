@@ -43,6 +43,13 @@ final class NoFollowFs {
         createFile(file, bytes, null);
     }
 
+    /** Creates the empty file {@code name} in {@code dir} (opened with {@link #openDir}) with {@code perms}. */
+    static void createEmpty(SecureDirectoryStream<Path> dir, Path name,
+                            Set<java.nio.file.attribute.PosixFilePermission> perms) throws IOException {
+        dir.newByteChannel(Path.of(name.toString()), Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW,
+                NOFOLLOW), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(perms)).close();
+    }
+
     /** As above, with these permissions (null: the default ones, less the umask). */
     static void createFile(Path file, byte[] bytes, Set<java.nio.file.attribute.PosixFilePermission> perms)
             throws IOException {

@@ -88,31 +88,48 @@ final class SrtMountPoints {
         live.put(id, new LinkedHashSet<>(mine.keySet()));
         placed.addAll(mine.keySet());
         List<Mark> out = new ArrayList<>();
+        Map<Path, List<Path>> files = new java.util.LinkedHashMap<>();
         mine.forEach((p, dir) -> {
-            create(p, dir);
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                if (dir) {
+                    createDir(p);
+                } else {
+                    files.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p);
+                }
+            }
             out.add(new Mark(p, dir));
         });
+        files.forEach(SrtMountPoints::createFiles);
         return out;
     }
 
     /**
-     * Makes a missing placeholder on the host, as bubblewrap would: an empty file with no write bits, or an empty
-     * directory. Made here rather than in the sandbox, where srt's feed would report each as a write to a denied
-     * path. The file is created by descriptor below a parent opened without following links; a directory's parent
-     * is a writable root itself in practice (srt's names lie directly below the workspace).
+     * Makes missing placeholders on the host, as bubblewrap would: empty files with no write bits (here) or an empty
+     * directory ({@link #createDir}). Made here rather than in the sandbox, where srt's feed would report each as a
+     * write to a denied path. Files are created by descriptor below their parent, opened once without following links;
+     * a directory's parent is a writable root itself in practice (srt's names lie directly below the workspace).
      */
-    private static void create(Path p, boolean dir) {
-        if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try {
-            if (dir) {
-                Files.createDirectory(p, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
-            } else {
-                NoFollowFs.createFile(p, new byte[0], java.nio.file.attribute.PosixFilePermissions.fromString(
-                        "r--r--r--"));
+    private static void createFiles(Path parent, List<Path> files) {
+        try (var dir = NoFollowFs.openDir(parent, false)) {
+            for (Path f : files) {
+                try {
+                    NoFollowFs.createEmpty(dir, f.getFileName(), READ_ONLY);
+                } catch (IOException e) {
+                    // made meanwhile: the shell binds what is there, or refuses
+                }
             }
+        } catch (IOException e) {
+            // a parent that is no directory (or a link): the shell refuses to bind what is missing
+        }
+    }
+
+    private static final Set<java.nio.file.attribute.PosixFilePermission> READ_ONLY =
+            java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--");
+
+    private static void createDir(Path p) {
+        try {
+            Files.createDirectory(p, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         } catch (IOException e) {
             // made meanwhile, or a parent that is no directory: the shell binds what is there or refuses
         }
@@ -161,6 +178,17 @@ final class SrtMountPoints {
             return;
         }
         removeUnheld();
+    }
+
+    /**
+     * What warm command {@code from} held is now held by {@code to} (the shell's own hold, released when the shell has
+     * been idle a moment or closes): a burst of commands binds the placeholders once instead of once per command.
+     */
+    synchronized void hand(String from, String to) {
+        Set<Path> mine = live.remove(from);
+        if (mine != null) {
+            live.computeIfAbsent(to, k -> new LinkedHashSet<>()).addAll(mine);
+        }
     }
 
     /** Removes from the host every placeholder no live wrap holds (see {@link #close}). */

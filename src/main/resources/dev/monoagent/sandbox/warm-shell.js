@@ -37,6 +37,12 @@ const mac = (...parts) => {
 };
 
 const UNSHARE = process.env.MONO_AGENT_UNSHARE;
+// Everything this server runs itself runs with its namespace's capabilities: by absolute path (checked by the host to
+// lie outside anything writable inside the sandbox), never looked up on PATH, and with a fixed environment (no PERL5LIB,
+// PERL5OPT, LD_*) — a name a command could plant on PATH would otherwise run as root of this namespace (red team).
+const MKFIFO = process.env.MONO_AGENT_MKFIFO;
+const OWN_ENV = { PATH: '/usr/bin:/bin', LANG: 'C' };
+if (!UNSHARE || !MKFIFO || !UNSHARE.startsWith('/') || !MKFIFO.startsWith('/')) process.exit(3);
 // this server is root of a user namespace of its own (the wrapped command is `unshare --user --map-root-user --mount
 // -- node …`), which owns the mount namespace the commands run in; they get the host's ids back in theirs
 const [UID, GID] = String(process.env.MONO_AGENT_IDS || '').split(':');
@@ -82,6 +88,19 @@ function ident(pid) {
 function pids() {
   return fs.readdirSync('/proc').filter((n) => /^[0-9]+$/.test(n)).map(Number);
 }
+// /proc here is the sandbox's outer pid namespace, while srt's apply-seccomp starts us one level deeper: kill() takes
+// the pid as this namespace numbers it (the NSpid entry at our depth), not the one /proc is listed by (red team)
+function nspid(p) {
+  try {
+    const m = /^NSpid:\s+(.*)$/m.exec(fs.readFileSync('/proc/' + p + '/status', 'latin1'));
+    return m ? m[1].trim().split(/\s+/).map(Number) : null;
+  } catch (e) { return null; }
+}
+const DEPTH = (nspid('self') || [0]).length;
+function ours(p) {
+  const ns = nspid(p);
+  return ns !== null && ns.length >= DEPTH ? ns[DEPTH - 1] : null;
+}
 const baseline = new Map();
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
@@ -126,15 +145,9 @@ function sweep() {
     if (extra.length === 0) return { ok: true, killed };
     last = extra;
     for (const p of extra) {
-      try { process.kill(p, 'SIGKILL'); killed++; } catch (e) { lastErr = e.code; }
-      // a zombie leader may not pass a signal on to its live threads: each thread's id reaches the whole group
-      if ((ident(p) || {}).state === 'Z') {
-        let tasks = [];
-        try { tasks = fs.readdirSync('/proc/' + p + '/task'); } catch (e) { /* gone */ }
-        for (const t of tasks) {
-          if (Number(t) !== p) { try { process.kill(Number(t), 'SIGKILL'); } catch (e) { lastErr += '/' + e.code; } }
-        }
-      }
+      const k = ours(p);
+      if (k === null) { lastErr = 'not in this pid namespace'; continue; }
+      try { process.kill(k, 'SIGKILL'); killed++; } catch (e) { lastErr = e.code; }
     }
     Atomics.wait(nap, 0, 0, round < 20 ? 1 : 10);
   }
@@ -144,8 +157,8 @@ function sweep() {
 }
 
 // the per-command user namespace must work here, or no command runs warm
-const probe = spawnSync(UNSHARE, ['--user', '--map-user=' + UID, '--map-group=' + GID, '--', 'true'],
-  { stdio: 'ignore', timeout: 5000 });
+const probe = spawnSync(UNSHARE, ['--user', '--map-user=' + UID, '--map-group=' + GID, '--', '/bin/true'],
+  { stdio: 'ignore', timeout: 5000, env: OWN_ENV });
 if (probe.status !== 0) {
   say('warm shell: unshare --user failed (' + (probe.error ? probe.error.message : 'exit ' + probe.status) + ')');
   process.exit(7);
@@ -188,7 +201,9 @@ while (defined(my $n = <STDIN>)) {
   }
   print(@err ? 'err ' . join('; ', @err) . "\n" : "ok\n");
 }`;
-const mounter = spawn(PERL, ['-e', MOUNTER, String(MOUNT_NR), String(PRCTL_NR)], { stdio: ['pipe', 'pipe', 'inherit'] });
+if (!PERL.startsWith('/')) process.exit(3);
+const mounter = spawn(PERL, ['-e', MOUNTER, String(MOUNT_NR), String(PRCTL_NR)],
+  { stdio: ['pipe', 'pipe', 'inherit'], env: OWN_ENV });
 let mounterOut = '';
 let mounterWait = null;
 mounter.stdout.on('data', (b) => {
@@ -207,8 +222,26 @@ mounter.stdout.on('data', (b) => {
 });
 // the mounter gone is a doubt like any other: the host sees this server exit and kills the sandbox
 mounter.on('exit', () => process.exit(9));
-function bindMarks(marks, done) {
-  if (!Array.isArray(marks) || marks.length === 0) { done('ok'); return; }
+// The read-only mount points of this namespace now. A bind the host's removal of its placeholder detached is not
+// among them (nor one a command made: it has no capability here, and its own namespaces are not this one's).
+function readOnlyMounts() {
+  const out = new Set();
+  const unescape = (f) => Buffer.from(f.replace(/\\([0-7]{3})/g, (m, o) => String.fromCharCode(parseInt(o, 8))),
+    'latin1').toString('utf8');
+  for (const line of fs.readFileSync('/proc/self/mountinfo', 'latin1').split('\n')) {
+    const f = line.split(' ');
+    if (f.length > 5 && f[5].split(',').includes('ro')) out.add(unescape(f[4]));
+  }
+  return out;
+}
+
+function bindMarks(all, done) {
+  if (!Array.isArray(all) || all.length === 0) { done('ok'); return; }
+  // a placeholder whose bind is still in place (a burst of commands) is not bound again
+  let bound;
+  try { bound = readOnlyMounts(); } catch (e) { done('err mountinfo: ' + e.code); return; }
+  const marks = all.filter((m) => m === null || typeof m.p !== 'string' || m.probe || !bound.has(m.p));
+  if (marks.length === 0) { done('ok'); return; }
   const lines = [String(marks.length)];
   for (const m of marks) {
     if (m === null || typeof m.p !== 'string' || !m.p.startsWith('/')) { done('err bad mark'); return; }
@@ -243,7 +276,7 @@ function makeFifos() {
     const n = ++fifoSeq;
     batch.push([FIFO_DIR + '/o' + n, FIFO_DIR + '/e' + n]);
   }
-  const r = spawnSync('mkfifo', batch.flat(), { stdio: 'ignore', timeout: 5000 });
+  const r = spawnSync(MKFIFO, batch.flat(), { stdio: 'ignore', timeout: 5000, env: OWN_ENV });
   if (r.status === 0) fifoPool.push(...batch);
 }
 function openFifos() {
