@@ -581,10 +581,9 @@ final class NativeEngine implements AutoCloseable {
                 dropShell(shell); // killed already (nothing of it runs): its placeholders go with it
                 mounts.close(id);
             } else {
-                // nothing of the command runs any more; the shell keeps the binds for the next command of a burst and
-                // the placeholders go from the host once it has been idle a moment
-                mounts.hand(id, shell.holdId());
-                releaseWhenIdle(shell, shell.epoch());
+                // nothing of the command runs any more: its placeholders go from the host now (detaching their binds
+                // in the shell), so a host check or `git status` right after the call sees none
+                mounts.close(id);
             }
         }
         if (ran.doubt() != null) {
@@ -597,35 +596,6 @@ final class NativeEngine implements AutoCloseable {
         }
         return new ExecOutcome.Completed(r.exitCode(), r.signal(), r.out(), r.err(), r.truncated(), r.timedOut(), vs,
                 r.elapsedMillis(), dev.monoagent.common.Effective.NATIVE, takeAllowed(id));
-    }
-
-    /** How long a warm shell keeps its placeholders on the host after a command (a burst binds them once). */
-    static final long PLACEHOLDER_IDLE_MS = 250;
-
-    /** After {@link #PLACEHOLDER_IDLE_MS} with no further command, the shell's placeholders are removed. */
-    private void releaseWhenIdle(WarmShell shell, long epoch) {
-        java.util.concurrent.CompletableFuture.delayedExecutor(PLACEHOLDER_IDLE_MS,
-                java.util.concurrent.TimeUnit.MILLISECONDS, dev.monoagent.common.TaskExecutor.shared().ioExecutor())
-                .execute(() -> {
-                    if (shell.epoch() != epoch || !shellsByWrap.containsKey(shell.wrapId())) {
-                        return; // another command came (it schedules its own), or the shell is gone
-                    }
-                    shell.releasing(true);
-                    try {
-                        if (!shell.tryAcquire()) {
-                            return; // a command has it: it schedules its own release
-                        }
-                        try {
-                            if (shell.epoch() == epoch) {
-                                mounts.close(shell.holdId());
-                            }
-                        } finally {
-                            shell.release();
-                        }
-                    } finally {
-                        shell.releasing(false);
-                    }
-                });
     }
 
     /**
@@ -650,7 +620,6 @@ final class NativeEngine implements AutoCloseable {
                 s = null;
             }
             if (s != null && s.tryAcquire()) {
-                s.touch();
                 return s;
             }
         }
@@ -660,21 +629,7 @@ final class NativeEngine implements AutoCloseable {
                 s = shells.get(key);
             }
             if (s != null) {
-                // busy: with another command of the run (then null: it runs on a fresh sandbox), or removing its
-                // placeholders after going idle, which takes milliseconds
-                for (int i = 0; i < 100 && s.releasing(); i++) {
-                    try {
-                        Thread.sleep(2);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return null;
-                    }
-                    if (s.tryAcquire()) {
-                        s.touch();
-                        return s;
-                    }
-                }
-                return s.tryAcquire() ? touched(s) : null;
+                return null; // busy with another command of the run: this one runs on a fresh sandbox
             }
         }
         if (stale != null) {
@@ -816,17 +771,11 @@ final class NativeEngine implements AutoCloseable {
         }
     }
 
-    private static WarmShell touched(WarmShell s) {
-        s.touch();
-        return s;
-    }
-
     private void closeShell(WarmShell s) {
         if (shellsByWrap.remove(s.wrapId()) == null) {
             return;
         }
         s.close();
-        mounts.close(s.holdId());
         cleanupWrap(s.wrapId());
     }
 

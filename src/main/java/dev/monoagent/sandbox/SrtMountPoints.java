@@ -180,17 +180,6 @@ final class SrtMountPoints {
         removeUnheld();
     }
 
-    /**
-     * What warm command {@code from} held is now held by {@code to} (the shell's own hold, released when the shell has
-     * been idle a moment or closes): a burst of commands binds the placeholders once instead of once per command.
-     */
-    synchronized void hand(String from, String to) {
-        Set<Path> mine = live.remove(from);
-        if (mine != null) {
-            live.computeIfAbsent(to, k -> new LinkedHashSet<>()).addAll(mine);
-        }
-    }
-
     /** Removes from the host every placeholder no live wrap holds (see {@link #close}). */
     synchronized void removeUnheld() {
         Set<Path> held = new HashSet<>();

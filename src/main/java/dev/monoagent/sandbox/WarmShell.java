@@ -138,32 +138,6 @@ final class WarmShell implements AutoCloseable {
         return wrapId;
     }
 
-    /** Bumped by every command: an idle release scheduled before the latest command does nothing. */
-    private final java.util.concurrent.atomic.AtomicLong epoch = new java.util.concurrent.atomic.AtomicLong();
-    /** Set while the shell's placeholders are being removed after it went idle (a command waits for that). */
-    private volatile boolean releasing;
-
-    /** The id under which the shell holds its commands' placeholders between commands. */
-    String holdId() {
-        return "hold-" + wrapId;
-    }
-
-    long touch() {
-        return epoch.incrementAndGet();
-    }
-
-    long epoch() {
-        return epoch.get();
-    }
-
-    boolean releasing() {
-        return releasing;
-    }
-
-    void releasing(boolean r) {
-        releasing = r;
-    }
-
     /** The shell's control group slot (its commands are frozen with it) and its server's process. */
     Limits.Slot slot() {
         return slot;
