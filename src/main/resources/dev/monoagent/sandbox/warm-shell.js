@@ -177,10 +177,26 @@ if (!PERL || MOUNT_NR === undefined) {
   say('warm shell: no perl, or no mount(2) number for ' + process.arch);
   process.exit(7);
 }
-const MOUNTER = `use strict; use Fcntl qw(O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
-my $nr = 0 + shift @ARGV; my $prctl = 0 + shift @ARGV; $| = 1;
+// Two read-only templates (an empty file, an empty directory) in the sandbox's private /dev/shm, each bound read-only
+// over itself once: a bind takes its source mount's flags, so each placeholder then costs one mount(2) call — the
+// template bound over it, read-only from the start — instead of a bind and a remount.
+const TEMPLATES = fs.mkdtempSync('/dev/shm/.mono-agent-warm-tpl-');
+fs.writeFileSync(TEMPLATES + '/f', '', { mode: 0o444, flag: 'wx' });
+fs.mkdirSync(TEMPLATES + '/d', 0o555);
+const MOUNTER = `use strict; use Fcntl qw(O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW O_DIRECTORY);
+my $nr = 0 + shift @ARGV; my $prctl = 0 + shift @ARGV; my ($tf, $td) = @ARGV; $| = 1;
 # not dumpable: a command (no capability in this namespace) then cannot open /proc/<this>/fd, mem or environ
 syscall($prctl, 4, 0, 0, 0, 0) == 0 or die "prctl: $!";
+my $ro = 32 | 4096 | 1 | 2 | 4;
+for my $t ($tf, $td) {
+  syscall($nr, $t, $t, 0, 4096, 0) == 0 or die "bind $t: $!";
+  syscall($nr, $t, $t, 0, $ro, 0) == 0 or syscall($nr, $t, $t, 0, $ro | 8, 0) == 0 or die "read-only $t: $!";
+}
+# held open through their read-only binds and bound from by descriptor: a command that renames or replaces the
+# template paths in the shared /dev/shm changes nothing here
+sysopen(my $tfh, $tf, O_RDONLY | O_NOFOLLOW) or die "open $tf: $!";
+sysopen(my $tdh, $td, O_RDONLY | O_DIRECTORY | O_NOFOLLOW) or die "open $td: $!";
+my ($sf, $sd) = ('/proc/self/fd/' . fileno($tfh), '/proc/self/fd/' . fileno($tdh));
 while (defined(my $n = <STDIN>)) {
   chomp $n; my @err;
   for (1 .. $n) {
@@ -193,16 +209,13 @@ while (defined(my $n = <STDIN>)) {
       if (sysopen(my $fh, $p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0444)) { close $fh; }
       else { push @err, "create $p: $!"; next; }
     }
-    if (syscall($nr, $p, $p, 0, 4096, 0) != 0) { push @err, "bind $p: $!"; next; }
-    my $ro = 32 | 4096 | 1 | 2 | 4;
-    if (syscall($nr, $p, $p, 0, $ro, 0) != 0 && syscall($nr, $p, $p, 0, $ro | 8, 0) != 0) {
-      push @err, "read-only $p: $!";
-    }
+    my $src = -d $p ? $sd : $sf;
+    if (syscall($nr, $src, $p, 0, 4096, 0) != 0) { push @err, "bind $p: $!"; next; }
   }
   print(@err ? 'err ' . join('; ', @err) . "\n" : "ok\n");
 }`;
 if (!PERL.startsWith('/')) process.exit(3);
-const mounter = spawn(PERL, ['-e', MOUNTER, String(MOUNT_NR), String(PRCTL_NR)],
+const mounter = spawn(PERL, ['-e', MOUNTER, String(MOUNT_NR), String(PRCTL_NR), TEMPLATES + '/f', TEMPLATES + '/d'],
   { stdio: ['pipe', 'pipe', 'inherit'], env: OWN_ENV });
 let mounterOut = '';
 let mounterWait = null;

@@ -134,6 +134,9 @@ class WarmPlaceholderTest {
                 "rm -f .env.local; mv .env.local moved 2>/dev/null; ln .env.local linked 2>/dev/null; "
                         + "rmdir .vscode 2>/dev/null; mv .git gone 2>/dev/null",
                 "chmod u+w .env.local 2>/dev/null; echo c >> .env.local",
+                // the read-only templates every placeholder is bound from (the sandbox's private /dev/shm)
+                "for t in /dev/shm/.mono-agent-warm-tpl-*; do echo pwn > $t/f; chmod u+w $t/f; echo pwn >> $t/f; "
+                        + "touch $t/d/x; mv $t/f $t/g; rm -rf $t/d; mv $t $t.x; done 2>/dev/null",
                 // outlive the command, to write once the host has taken the placeholders away
                 "( sleep 1.5; echo late > .env.local; mkdir -p .vscode; echo late > .vscode/settings.json ) "
                         + "</dev/null >/dev/null 2>&1 &",
@@ -150,9 +153,12 @@ class WarmPlaceholderTest {
         // the bind over .bashrc (if it held at all) stayed in the command's own namespace: its write went to decoy
         String decoy = Files.readString(ws.resolve("decoy.txt"));
         assertTrue(decoy.equals("decoy\n") || decoy.equals("decoy\ncovered\n"), decoy);
-        var next = bash(run, "next", "ls -A; cat .env.local | wc -c");
-        assertEquals("0", next.stdout().lines().reduce((a, b) -> b).orElse("").strip(),
-                "the next command's placeholder is empty: " + next.stdout());
+        var next = bash(run, "next", "readlink /proc/self/ns/pid; ls -A .claude | wc -l; "
+                + "cat .env.local .bashrc .vscode | wc -c");
+        assertEquals(List.of("0", "0"), next.stdout().lines().skip(1).map(String::strip).toList(),
+                "the next command's placeholders are empty (the templates unchanged): " + next.stdout()
+                        + next.stderr());
+        assertEquals("", next.stderr(), "and readable, in the same warm shell (no fallback to a fresh sandbox)");
         assertNoDeniedNameOnHost("after the next command");
     }
 
