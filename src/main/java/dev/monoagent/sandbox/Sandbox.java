@@ -184,8 +184,12 @@ public final class Sandbox implements AutoCloseable {
             }
             boolean passed = !results.isEmpty() && results.stream().allMatch(ProbeResult::passed);
             sink.accept(new Event.SelfCheckFinished(Instant.now(), checkId, passed, results));
-            writeCache(key, results, passed);
-            lastVerified = Instant.now();
+            // an interrupted check (Ctrl-C, a window closed mid-check) proved nothing either way: the last verdict on
+            // record stays as it was (this engine still fails closed: its probes did not pass)
+            if (!Thread.currentThread().isInterrupted()) {
+                writeCache(key, results, passed);
+                lastVerified = Instant.now();
+            }
         }
         probes = results;
         SrtBridge.InitResult init;
