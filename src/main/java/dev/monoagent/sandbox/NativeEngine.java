@@ -544,14 +544,13 @@ final class NativeEngine implements AutoCloseable {
                 began(id, who, true);
                 try {
                     o = shell.run(id, argv, sandboxEnv(extraEnv), workdir, stdin, timeout, maxBytes, live, marks);
-                    if (!shell.ports().isEmpty()) {
-                        // the proxy's connects to granted host ports reach us through the bridge: let those of this
-                        // command arrive while it still counts as running (a per-command sandbox's cleanup does it)
-                        try {
-                            bridge.ping();
-                        } catch (IOException ignored) {
-                            // the bridge is gone: noticed by alive()
-                        }
+                    // srt's feed (refused writes) and the proxy's connects to granted host ports reach us through the
+                    // bridge: a round trip lets those of this command arrive while it still counts as running and
+                    // before its result is put together (a per-command sandbox's cleanup call does the same)
+                    try {
+                        bridge.ping();
+                    } catch (IOException ignored) {
+                        // the bridge is gone: noticed by alive()
                     }
                 } finally {
                     untrack(id);
