@@ -38,11 +38,6 @@ final class NoFollowFs {
         }
     }
 
-    /** Creates {@code file} with {@code bytes}; refuses an existing entry and a symlinked parent chain. */
-    static void createFile(Path file, byte[] bytes) throws IOException {
-        createFile(file, bytes, null);
-    }
-
     /** Creates the empty file {@code name} in {@code dir} (opened with {@link #openDir}) with {@code perms}. */
     static void createEmpty(SecureDirectoryStream<Path> dir, Path name,
                             Set<java.nio.file.attribute.PosixFilePermission> perms) throws IOException {
@@ -50,15 +45,11 @@ final class NoFollowFs {
                 NOFOLLOW), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(perms)).close();
     }
 
-    /** As above, with these permissions (null: the default ones, less the umask). */
-    static void createFile(Path file, byte[] bytes, Set<java.nio.file.attribute.PosixFilePermission> perms)
-            throws IOException {
-        java.nio.file.attribute.FileAttribute<?>[] attrs = perms == null ? new java.nio.file.attribute.FileAttribute<?>[0]
-                : new java.nio.file.attribute.FileAttribute<?>[] {
-                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(perms)};
+    /** Creates {@code file} with {@code bytes}; refuses an existing entry and a symlinked parent chain. */
+    static void createFile(Path file, byte[] bytes) throws IOException {
         try (SecureDirectoryStream<Path> dir = openDir(file.getParent(), false);
              SeekableByteChannel ch = dir.newByteChannel(name(file),
-                     Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, NOFOLLOW), attrs)) {
+                     Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, NOFOLLOW))) {
             ByteBuffer buf = ByteBuffer.wrap(bytes);
             while (buf.hasRemaining()) {
                 ch.write(buf);

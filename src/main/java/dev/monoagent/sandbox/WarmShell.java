@@ -191,16 +191,11 @@ final class WarmShell implements AutoCloseable {
     }
 
     /**
-     * Runs one command. {@code env} is the whole sandbox environment for it (srt's own variables are added inside);
+     * Runs one command, binding {@code marks} (srt's placeholders for it) read-only in the shell first. {@code env} is
+     * the whole sandbox environment for it (srt's own variables are added inside);
      * output is bounded per stream at {@code maxBytes}, the timeout ends its process group (SIGTERM, SIGKILL a second
      * later) and the sweep everything else it started.
      */
-    Outcome run(String callKey, List<String> argv, Map<String, String> env, Path cwd, String stdin, Duration timeout,
-                long maxBytes, OutputListener live) {
-        return run(callKey, argv, env, cwd, stdin, timeout, maxBytes, live, List.of());
-    }
-
-    /** As above, binding {@code marks} (srt's placeholders for this command) read-only in the shell first. */
     Outcome run(String callKey, List<String> argv, Map<String, String> env, Path cwd, String stdin, Duration timeout,
                 long maxBytes, OutputListener live, List<SrtMountPoints.Mark> marks) {
         if (!usable()) {
