@@ -150,7 +150,8 @@ final class NativeEngine implements AutoCloseable {
         this.policy = policy;
         this.setsid = setsid;
         this.log = log;
-        this.mounts = new SrtMountPoints(policy.writableRoots());
+        this.mounts = new SrtMountPoints(policy.writableRoots(), policy.workspace().resolve(".mono-agent")
+                .resolve("warm-stash"));
     }
 
     Policy policy() {
@@ -209,13 +210,23 @@ final class NativeEngine implements AutoCloseable {
         // macOS: the JDK's WatchService polls there (seconds per event), so each command's sync would stall; no watch
         // (a known difference, docs/sandbox-probes.md "macOS")
         watch = Platform.current() == Platform.MACOS ? null : ProtectedWatch.start(policy, () -> denyLiterals,
-                Files.createTempDirectory(base, "w-",
+                Files.createTempDirectory(syncBase(base), "mono-agent-w-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
         if (watch != null) {
             watch.onRepository(p -> repositoryMayHaveAppeared());
         }
         preparedLayout = scan().layout();
         return init;
+    }
+
+    /**
+     * Where the watch's sync markers go (three per command): the host's {@code /dev/shm} when there is one (a tmpfs,
+     * where making and removing a file costs microseconds; on a disk it can cost a millisecond), else {@code base}.
+     * The marker dir is made there with a random name, private to this user.
+     */
+    private static Path syncBase(Path base) {
+        Path shm = Path.of("/dev/shm");
+        return Files.isDirectory(shm, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.isWritable(shm) ? shm : base;
     }
 
     /** Gathers the workspace facts (I/O), then compiles the deny list and the srt config from them (pure). */
@@ -506,9 +517,8 @@ final class NativeEngine implements AutoCloseable {
     private ExecOutcome.Completed runWarm(List<String> argv, Attribution who, Map<String, String> extraEnv,
                                           Path workdir, String stdin, Duration timeout, long maxBytes,
                                           OutputListener live) throws IOException {
-        // the layout is compared with the one the shell's mounts were made for: both from a synced index (an index
-        // that lags and a walk can describe the same tree differently)
-        syncWatch();
+        // the layout is compared with the one the shell's mounts were made for: both from a synced index (the scan
+        // syncs the watch first)
         ProtectedScan.Snapshot before = before();
         List<Integer> ports = currentPorts();
         String key = who.runId() == null ? "" : who.runId();
@@ -547,8 +557,22 @@ final class NativeEngine implements AutoCloseable {
                     // srt's feed (refused writes) and the proxy's connects to granted host ports reach us through the
                     // bridge: a round trip lets those of this command arrive while it still counts as running and
                     // before its result is put together (a per-command sandbox's cleanup call does the same)
+                    SrtBridge.Pending ping = null;
                     try {
-                        bridge.ping();
+                        ping = bridge.pingLater();
+                    } catch (IOException ignored) {
+                        // the bridge is gone: noticed by alive()
+                    }
+                    if (o instanceof WarmShell.Outcome.Ran ran && ran.doubt() == null) {
+                        // meanwhile: nothing of the command runs any more, so its placeholders leave the workspace
+                        // now (into the stash, their binds in the shell with them): the scan below and a host check
+                        // or `git status` right after the call see none
+                        mounts.close(id);
+                    }
+                    try {
+                        if (ping != null) {
+                            ping.await(Duration.ofSeconds(10));
+                        }
                     } catch (IOException ignored) {
                         // the bridge is gone: noticed by alive()
                     }
@@ -566,8 +590,10 @@ final class NativeEngine implements AutoCloseable {
             commands.remove(id);
             overlap.remove(id);
             perCommand.remove(id);
-            dropShell(shell);
+            // its placeholders leave the host before the shell's wrap is cleaned up (after which the bridge prepares
+            // the next wrap, and would take them for paths that exist)
             mounts.close(id);
+            dropShell(shell);
             return null;
         }
         WarmShell.Outcome.Ran ran = (WarmShell.Outcome.Ran) o;
@@ -577,12 +603,9 @@ final class NativeEngine implements AutoCloseable {
             vs = new ArrayList<>(finish(prep, r.err(), r.exitCode()));
         } finally {
             if (ran.doubt() != null) {
-                dropShell(shell); // killed already (nothing of it runs): its placeholders go with it
+                // killed already (nothing of it runs): its placeholders go first, then its wrap (see NotRun above)
                 mounts.close(id);
-            } else {
-                // nothing of the command runs any more: its placeholders go from the host now (detaching their binds
-                // in the shell), so a host check or `git status` right after the call sees none
-                mounts.close(id);
+                dropShell(shell);
             }
         }
         if (ran.doubt() != null) {
@@ -712,51 +735,60 @@ final class NativeEngine implements AutoCloseable {
                     + "(the warm shell binds its placeholders with perl and makes its pipes with mkfifo)";
             return null;
         }
-        Limits.Slot slot = null;
-        Process p = null;
-        Prepared prep = null;
-        try {
-            Map<String, String> launched = new LinkedHashMap<>();
-            launched.put("NODE_OPTIONS", "");
-            launched.put("NODE_NO_WARNINGS", "1");
-            launched.put("MONO_AGENT_UNSHARE", unshare.toString());
-            launched.put("MONO_AGENT_PERL", perl.toString());
-            launched.put("MONO_AGENT_MKFIFO", mkfifo.toString());
-            launched.put("MONO_AGENT_IDS", Files.getAttribute(Path.of("/proc/self"), "unix:uid") + ":"
-                    + Files.getAttribute(Path.of("/proc/self"), "unix:gid"));
-            Map<String, String> own = sandboxEnv(launched);
-            launched.put("MONO_AGENT_OWN", new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(own));
-            Attribution who = new Attribution(key.isEmpty() ? null : key, null, "warm-shell", "warm shell");
-            // the server is root of a user namespace of its own, owning the mount namespace its commands run in
-            prep = prepare(List.of(unshare.toString(), "--user", "--map-root-user", "--mount", "--propagation",
-                    "private", "--", tools.node().toString(), "--no-warnings", "-e", WarmShell.script()), who,
-                    launched, before, true);
-            warmWraps.add(prep.commandId());
-            slot = limits.acquire();
-            p = ProcessRunner.spawn(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), policy.workspace());
-            WarmShell s = WarmShell.handshake(p, slot, prep.commandId(), ports, generation, Duration.ofSeconds(20));
-            shellsByWrap.put(prep.commandId(), s);
-            mounts.holdNone(prep.commandId());
-            return s;
-        } catch (IOException | RuntimeException e) {
-            // until the next initialise: commands go to per-command sandboxes, which retry a set-up failure
-            warmOff = e.getMessage();
-            if (p != null) {
-                ProcessRunner.killGroup(p, "KILL");
-            }
-            if (slot != null) {
-                slot.release();
-            }
-            if (prep != null) {
-                try {
-                    bridge.discard();
-                } catch (IOException ignored) {
-                    // bridge gone: noticed by the next alive() check
+        // the bridge's prepared wrap first; if the shell does not start on it, once more on a fresh wrap: srt decides at
+        // wrap time which denied paths exist, and one prepared while another command's placeholders were on the host
+        // names paths that are gone by now (bubblewrap: "Can't find source path")
+        for (boolean reuse : new boolean[] {true, false}) {
+            Limits.Slot slot = null;
+            Process p = null;
+            Prepared prep = null;
+            try {
+                Map<String, String> launched = new LinkedHashMap<>();
+                launched.put("NODE_OPTIONS", "");
+                launched.put("NODE_NO_WARNINGS", "1");
+                launched.put("MONO_AGENT_PERL", perl.toString());
+                launched.put("MONO_AGENT_MKFIFO", mkfifo.toString());
+                launched.put("MONO_AGENT_IDS", Files.getAttribute(Path.of("/proc/self"), "unix:uid") + ":"
+                        + Files.getAttribute(Path.of("/proc/self"), "unix:gid"));
+                Map<String, String> own = sandboxEnv(launched);
+                launched.put("MONO_AGENT_OWN", new com.fasterxml.jackson.databind.ObjectMapper()
+                        .writeValueAsString(own));
+                Attribution who = new Attribution(key.isEmpty() ? null : key, null, "warm-shell", "warm shell");
+                // the server is root of a user namespace of its own, owning the mount namespace its commands run in
+                prep = prepare(List.of(unshare.toString(), "--user", "--map-root-user", "--mount", "--propagation",
+                        "private", "--", tools.node().toString(), "--no-warnings", "-e", WarmShell.script()), who,
+                        launched, before, reuse);
+                warmWraps.add(prep.commandId());
+                slot = limits.acquire();
+                p = ProcessRunner.spawn(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), policy.workspace());
+                WarmShell s = WarmShell.handshake(p, slot, prep.commandId(), ports, generation,
+                        Duration.ofSeconds(20));
+                shellsByWrap.put(prep.commandId(), s);
+                mounts.holdNone(prep.commandId());
+                return s;
+            } catch (IOException | RuntimeException e) {
+                if (p != null) {
+                    ProcessRunner.killGroup(p, "KILL");
                 }
-                cleanupWrap(prep.commandId());
+                if (slot != null) {
+                    slot.release();
+                }
+                if (prep != null) {
+                    try {
+                        bridge.discard();
+                    } catch (IOException ignored) {
+                        // bridge gone: noticed by the next alive() check
+                    }
+                    cleanupWrap(prep.commandId());
+                }
+                if (prep == null || !prep.reused()) {
+                    // until the next initialise: commands go to per-command sandboxes, which retry a set-up failure
+                    warmOff = e.getMessage();
+                    return null;
+                }
             }
-            return null;
         }
+        return null;
     }
 
     /** Takes a doubted or stale shell out of use and stops it. */
@@ -1762,6 +1794,7 @@ final class NativeEngine implements AutoCloseable {
         if (l != null) {
             l.close();
         }
+        mounts.dropStash();
         // by descriptor: in rlimits mode nothing guarantees a detached sandboxed process is gone yet (issue 9 E-E)
         NoFollowFs.deleteTree(sessionTmp);
         if (sessionTmp != null) {

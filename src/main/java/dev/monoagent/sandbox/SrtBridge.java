@@ -271,13 +271,40 @@ final class SrtBridge implements AutoCloseable {
         call(req, Duration.ofSeconds(10));
     }
 
-    void cleanup() throws IOException {
+    /** {@link #ping} sent now and awaited later ({@link Pending#await}), so other work can run meanwhile. */
+    Pending pingLater() throws IOException {
         ObjectNode req = JSON.createObjectNode();
-        req.put("op", "cleanup");
-        call(req, Duration.ofSeconds(10));
+        req.put("op", "ping");
+        return send(req);
     }
 
-    private JsonNode call(ObjectNode req, Duration timeout) throws IOException {
+    /** A request sent, its reply not yet awaited. */
+    final class Pending {
+        private final long id;
+        private final String op;
+        private final CompletableFuture<JsonNode> reply;
+
+        private Pending(long id, String op, CompletableFuture<JsonNode> reply) {
+            this.id = id;
+            this.op = op;
+            this.reply = reply;
+        }
+
+        JsonNode await(Duration timeout) throws IOException {
+            try {
+                return reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IOException("bridge call " + op + " failed: " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted");
+            } finally {
+                pending.remove(id);
+            }
+        }
+    }
+
+    private Pending send(ObjectNode req) throws IOException {
         if (!alive()) {
             throw new IOException("bridge is not running");
         }
@@ -291,15 +318,21 @@ final class SrtBridge implements AutoCloseable {
                 stdin.write(line);
                 stdin.flush();
             }
-            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IOException("bridge call " + req.path("op").asText() + " failed: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted");
-        } finally {
+        } catch (IOException | RuntimeException e) {
             pending.remove(id);
+            throw e;
         }
+        return new Pending(id, req.path("op").asText(), f);
+    }
+
+    void cleanup() throws IOException {
+        ObjectNode req = JSON.createObjectNode();
+        req.put("op", "cleanup");
+        call(req, Duration.ofSeconds(10));
+    }
+
+    private JsonNode call(ObjectNode req, Duration timeout) throws IOException {
+        return send(req).await(timeout);
     }
 
     private void readLoop() {

@@ -38,14 +38,34 @@ final class SrtMountPoints {
     private final Set<Path> placed = new LinkedHashSet<>();
     /** The denied paths of those wraps: a placeholder directory may hold only entries on the way to one. */
     private final Set<Path> denied = new HashSet<>();
+    /**
+     * Where a warm command's placeholders wait between commands (null: none kept): a directory of the host's own in
+     * the workspace's state dir (read-only inside every sandbox), on the workspace's filesystem, so moving one there
+     * and back is a rename — and the warm shell's bind over it moves with it (a mount sits on the directory entry), so
+     * the next command finds it bound already. Entries are numbered, never named as the placeholder they are.
+     */
+    private final Path stash;
+    /** Placeholders made by {@link #openWarm} (the ones that may wait in the stash): path → whether a directory. */
+    private final Map<Path, Boolean> warmMade = new HashMap<>();
+    /** Placeholders waiting in the stash: path → entry name there. */
+    private final Map<Path, String> stashed = new HashMap<>();
+    private long stashSeq;
 
     /** {@code roots}: the writable roots (srt places nothing outside them: the rest is read-only already). */
     SrtMountPoints(Collection<Path> roots) {
+        this(roots, null);
+    }
+
+    /** As above, keeping warm placeholders between commands in {@code stash} (see {@link #stash}). */
+    SrtMountPoints(Collection<Path> roots, Path stash) {
         List<Path> r = new ArrayList<>();
         for (Path p : roots) {
             r.add(p.toAbsolutePath().normalize());
         }
         this.roots = List.copyOf(r);
+        this.stash = stash == null ? null : stash.toAbsolutePath().normalize();
+        // a stash left by an earlier process holds nothing anyone binds any more
+        NoFollowFs.deleteTree(this.stash);
     }
 
     /**
@@ -89,18 +109,120 @@ final class SrtMountPoints {
         placed.addAll(mine.keySet());
         List<Mark> out = new ArrayList<>();
         Map<Path, List<Path>> files = new java.util.LinkedHashMap<>();
+        Map<Path, List<Path>> back = new java.util.LinkedHashMap<>();
+        mine.forEach((p, dir) -> {
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                if (stashed.containsKey(p) && !dir.equals(warmMade.get(p))) {
+                    dropStashed(stashed.remove(p)); // the same name now stands for the other kind
+                }
+                if (stashed.containsKey(p)) {
+                    back.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p);
+                } else if (dir) {
+                    createDir(p);
+                } else {
+                    files.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p);
+                }
+                warmMade.put(p, dir);
+            }
+            out.add(new Mark(p, dir));
+        });
+        back.forEach(this::unstash);
+        files.forEach(SrtMountPoints::createFiles);
+        // one the stash could not give back is made afresh (the shell binds it; mountinfo tells it apart)
         mine.forEach((p, dir) -> {
             if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                 if (dir) {
                     createDir(p);
                 } else {
-                    files.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p);
+                    createFiles(p.getParent(), List.of(p));
                 }
             }
-            out.add(new Mark(p, dir));
         });
-        files.forEach(SrtMountPoints::createFiles);
         return out;
+    }
+
+    /** Moves stashed placeholders back to their places in {@code parent} (what cannot be moved stays missing). */
+    private void unstash(Path parent, List<Path> places) {
+        try (var from = NoFollowFs.openDir(stash, false); var to = NoFollowFs.openDir(parent, false)) {
+            for (Path p : places) {
+                String s = stashed.remove(p);
+                try {
+                    // absent a moment ago and only the host writes here: nothing is replaced
+                    if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                        from.move(Path.of(s), to, p.getFileName());
+                    }
+                } catch (IOException e) {
+                    dropStashed(s);
+                }
+            }
+        } catch (IOException e) {
+            // no stash (or no parent): made afresh by the caller
+            for (Path p : places) {
+                stashed.remove(p);
+            }
+        }
+    }
+
+    /**
+     * Moves warm commands' placeholders (swept, scanned, held by no live wrap, still of a placeholder's shape) into
+     * the stash instead of deleting them; returns the ones that could not go there (the caller deletes those).
+     */
+    private List<Path> toStash(List<Path> gone) {
+        Path ws = stash == null ? null : stash.getParent().getParent();
+        Map<Path, List<Path>> byParent = new java.util.LinkedHashMap<>();
+        List<Path> rest = new ArrayList<>();
+        for (Path p : gone) {
+            Boolean dir = warmMade.get(p);
+            if (ws == null || dir == null || !p.startsWith(ws) || p.startsWith(stash) || stashed.containsKey(p)
+                    || dir != Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                rest.add(p);
+            } else {
+                byParent.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p);
+            }
+        }
+        if (byParent.isEmpty()) {
+            return rest;
+        }
+        try (var to = NoFollowFs.openDir(stash, true)) {
+            for (Map.Entry<Path, List<Path>> e : byParent.entrySet()) {
+                try (var from = NoFollowFs.openDir(e.getKey(), false)) {
+                    for (Path p : e.getValue()) {
+                        String name = Long.toString(++stashSeq);
+                        try {
+                            from.move(p.getFileName(), to, Path.of(name));
+                            stashed.put(p, name);
+                        } catch (IOException x) {
+                            rest.add(p);
+                        }
+                    }
+                } catch (IOException x) {
+                    rest.addAll(e.getValue());
+                }
+            }
+        } catch (IOException x) {
+            byParent.values().forEach(rest::addAll);
+        }
+        return rest;
+    }
+
+    private void dropStashed(String name) {
+        Path e = stash.resolve(name);
+        try {
+            if (Files.isDirectory(e, LinkOption.NOFOLLOW_LINKS)) {
+                NoFollowFs.deleteTree(e);
+            } else {
+                Files.deleteIfExists(e);
+            }
+        } catch (IOException ignored) {
+            // left for the stash's own removal
+        }
+    }
+
+    /** Deletes the stash and forgets the warm placeholders (no warm shell left to bind them). */
+    synchronized void dropStash() {
+        stashed.clear();
+        warmMade.clear();
+        NoFollowFs.deleteTree(stash);
     }
 
     /**
@@ -187,15 +309,29 @@ final class SrtMountPoints {
         List<Path> all = new ArrayList<>(placed);
         // deepest first: a placeholder inside another one's directory goes before that directory
         all.sort(Comparator.comparingInt(Path::getNameCount).reversed());
+        List<Path> gone = new ArrayList<>();
         for (Path p : all) {
             if (held.stream().noneMatch(h -> h.startsWith(p) || p.startsWith(h))) {
-                remove(p);
+                gone.add(p);
                 placed.remove(p);
+            }
+        }
+        // deepest first still: a stashed placeholder is gone from its directory before that directory is judged
+        List<Path> shapedOnes = new ArrayList<>();
+        List<Path> others = new ArrayList<>();
+        for (Path p : gone) {
+            (warmMade.containsKey(p) && shaped(p, 0) ? shapedOnes : others).add(p);
+        }
+        List<Path> left = toStash(shapedOnes);
+        for (Path p : gone) {
+            if (others.contains(p) || left.contains(p)) {
+                remove(p);
             }
         }
         if (live.isEmpty()) {
             placed.clear();
             denied.clear();
+            dropStash();
         }
     }
 

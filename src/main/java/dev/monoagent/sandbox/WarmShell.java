@@ -355,18 +355,29 @@ final class WarmShell implements AutoCloseable {
         List<Long> group = slot.members();
         if (group != null) {
             for (long pid : group) {
-                ProcessHandle.of(pid).ifPresent(h -> out.add(ident(h)));
+                out.add(ident(pid));
             }
         } else {
-            out.add(ident(process.toHandle()));
-            process.descendants().forEach(h -> out.add(ident(h)));
+            out.add(ident(process.pid()));
+            process.descendants().forEach(h -> out.add(ident(h.pid())));
         }
         out.removeIf(m -> m.endsWith("@?"));
         return out;
     }
 
-    private static String ident(ProcessHandle h) {
-        return h.pid() + "@" + h.info().startInstant().map(Instant::toString).orElse("?");
+    /**
+     * {@code pid@start}, the start time in clock ticks since boot from {@code /proc/<pid>/stat} (field 22; "?" when it
+     * cannot be read): one small read, where {@link ProcessHandle#info} reads several files per process.
+     */
+    private static String ident(long pid) {
+        try {
+            String s = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"),
+                    StandardCharsets.ISO_8859_1);
+            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ", 21);
+            return pid + "@" + f[19];
+        } catch (IOException | RuntimeException e) {
+            return pid + "@?"; // gone (or unreadable): left out below, as before
+        }
     }
 
     private byte[] hmac(String prefix, byte[] body) {

@@ -36,13 +36,12 @@ const mac = (...parts) => {
   return h.digest();
 };
 
-const UNSHARE = process.env.MONO_AGENT_UNSHARE;
 // Everything this server runs itself runs with its namespace's capabilities: by absolute path (checked by the host to
 // lie outside anything writable inside the sandbox), never looked up on PATH, and with a fixed environment (no PERL5LIB,
 // PERL5OPT, LD_*) — a name a command could plant on PATH would otherwise run as root of this namespace (red team).
 const MKFIFO = process.env.MONO_AGENT_MKFIFO;
 const OWN_ENV = { PATH: '/usr/bin:/bin', LANG: 'C' };
-if (!UNSHARE || !MKFIFO || !UNSHARE.startsWith('/') || !MKFIFO.startsWith('/')) process.exit(3);
+if (!MKFIFO || !MKFIFO.startsWith('/')) process.exit(3);
 // this server is root of a user namespace of its own (the wrapped command is `unshare --user --map-root-user --mount
 // -- node …`), which owns the mount namespace the commands run in; they get the host's ids back in theirs
 const [UID, GID] = String(process.env.MONO_AGENT_IDS || '').split(':');
@@ -156,13 +155,6 @@ function sweep() {
   return { ok: false, killed };
 }
 
-// the per-command user namespace must work here, or no command runs warm
-const probe = spawnSync(UNSHARE, ['--user', '--map-user=' + UID, '--map-group=' + GID, '--', '/bin/true'],
-  { stdio: 'ignore', timeout: 5000, env: OWN_ENV });
-if (probe.status !== 0) {
-  say('warm shell: unshare --user failed (' + (probe.error ? probe.error.message : 'exit ' + probe.status) + ')');
-  process.exit(7);
-}
 // Placeholders. For a denied path that is absent, srt binds a read-only placeholder over its first missing component
 // and bubblewrap creates that component on the host, where it stays as long as the sandbox lives — for a warm shell
 // the whole run. So the host removes them after each command, which detaches their binds here, and before each command
@@ -173,7 +165,8 @@ if (probe.status !== 0) {
 const PERL = process.env.MONO_AGENT_PERL;
 const MOUNT_NR = { x64: 165, arm64: 40 }[process.arch];
 const PRCTL_NR = { x64: 157, arm64: 167 }[process.arch];
-if (!PERL || MOUNT_NR === undefined) {
+const UNSHARE_NR = { x64: 272, arm64: 97 }[process.arch];
+if (!PERL || MOUNT_NR === undefined || UNSHARE_NR === undefined) {
   say('warm shell: no perl, or no mount(2) number for ' + process.arch);
   process.exit(7);
 }
@@ -183,8 +176,14 @@ if (!PERL || MOUNT_NR === undefined) {
 const TEMPLATES = fs.mkdtempSync('/dev/shm/.mono-agent-warm-tpl-');
 fs.writeFileSync(TEMPLATES + '/f', '', { mode: 0o444, flag: 'wx' });
 fs.mkdirSync(TEMPLATES + '/d', 0o555);
-const MOUNTER = `use strict; use Fcntl qw(O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW O_DIRECTORY);
-my $nr = 0 + shift @ARGV; my $prctl = 0 + shift @ARGV; my ($tf, $td) = @ARGV; $| = 1;
+// The helper: one small Perl process, root of this namespace too, that makes the mount(2) calls and starts each
+// command. A command is forked from it (a small process, not this server), put in a session of its own, moved into a
+// child user namespace of its own (unshare(2), the host's uid/gid mapped; no capability in this one) and exec'ed with
+// its cwd, environment and stdio: the server's descriptors for them, reopened through /proc/<server>/fd, so no path is
+// involved. The helper then waits for it and reports its exit status.
+const HELPER = `use strict; use POSIX (); use Fcntl qw(O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW O_DIRECTORY O_NONBLOCK F_GETFL F_SETFL);
+my $nr = 0 + shift @ARGV; my $prctl = 0 + shift @ARGV; my $unshare = 0 + shift @ARGV;
+my ($tf, $td, $uid, $gid) = @ARGV; $| = 1;
 # not dumpable: a command (no capability in this namespace) then cannot open /proc/<this>/fd, mem or environ
 syscall($prctl, 4, 0, 0, 0, 0) == 0 or die "prctl: $!";
 my $ro = 32 | 4096 | 1 | 2 | 4;
@@ -197,8 +196,8 @@ for my $t ($tf, $td) {
 sysopen(my $tfh, $tf, O_RDONLY | O_NOFOLLOW) or die "open $tf: $!";
 sysopen(my $tdh, $td, O_RDONLY | O_DIRECTORY | O_NOFOLLOW) or die "open $td: $!";
 my ($sf, $sd) = ('/proc/self/fd/' . fileno($tfh), '/proc/self/fd/' . fileno($tdh));
-while (defined(my $n = <STDIN>)) {
-  chomp $n; my @err;
+sub bind_marks {
+  my ($n) = @_; my @err;
   for (1 .. $n) {
     my $l = <STDIN>; last unless defined $l; chomp $l;
     my ($k, $hex) = split / /, $l, 2;
@@ -212,26 +211,89 @@ while (defined(my $n = <STDIN>)) {
     my $src = -d $p ? $sd : $sf;
     if (syscall($nr, $src, $p, 0, 4096, 0) != 0) { push @err, "bind $p: $!"; next; }
   }
-  print(@err ? 'err ' . join('; ', @err) . "\n" : "ok\n");
+  print(@err ? 'err ' . join('; ', @err) . "\\n" : "ok\\n");
+}
+sub child_fail { my ($w, $m) = @_; syswrite($w, $m); POSIX::_exit(127); }
+sub start {
+  my (@argv, %env, $cwd, %io);
+  while (defined(my $l = <STDIN>)) {
+    chomp $l; last if $l eq '.';
+    my ($k, $hex) = split / /, $l, 2; $hex = '' unless defined $hex;
+    my $v = pack('H*', $hex);
+    if ($k eq 'a') { push @argv, $v; }
+    elsif ($k eq 'v') { my ($n, $x) = split /=/, $v, 2; $env{$n} = $x; }
+    elsif ($k eq 'c') { $cwd = $v; }
+    elsif ($k =~ /^[ioe]$/ && $hex eq '-') { $io{$k} = undef; }
+    elsif ($k =~ /^[ioe]$/ && $hex =~ /^([0-9a-f]+) ([0-9]+:[0-9]+)$/) { $io{$k} = [pack('H*', $1), $2]; }
+    else { die "bad start line"; }
+  }
+  die "bad start" unless @argv && defined $cwd && 3 == grep { exists $io{$_} } qw(i o e);
+  my @fh;
+  for my $k (qw(i o e)) {
+    my $f = $io{$k}; my $h;
+    # a FIFO's write end is opened non-blocking (no reader: fails instead of waiting), then made blocking again
+    my $mode = !defined $f ? ($k eq 'i' ? O_RDONLY : O_WRONLY) : $k eq 'i' ? O_RDONLY | O_NOFOLLOW
+      : O_WRONLY | O_NOFOLLOW | O_NONBLOCK;
+    if (!sysopen($h, defined $f ? $f->[0] : '/dev/null', $mode)) {
+      print 'fail ' . unpack('H*', "stdio: $!") . "\\n"; return;
+    }
+    if (defined $f) {
+      my @st = stat($h);
+      if ("$st[0]:$st[1]" ne $f->[1]) { print 'fail ' . unpack('H*', "stdio: not the server's file") . "\\n"; return; }
+      if ($k ne 'i') { my $fl = fcntl($h, F_GETFL, 0); fcntl($h, F_SETFL, $fl & ~O_NONBLOCK) or die "fcntl: $!"; }
+    }
+    push @fh, $h;
+  }
+  pipe(my $er, my $ew) or die "pipe: $!";
+  my $pid = fork;
+  die "fork: $!" unless defined $pid;
+  if ($pid == 0) {
+    close $er;
+    for my $i (0 .. 2) { POSIX::dup2(fileno($fh[$i]), $i) // child_fail($ew, "dup2: $!"); }
+    defined POSIX::setsid() or child_fail($ew, "setsid: $!");
+    chdir $cwd or child_fail($ew, "$cwd: $!");
+    syscall($unshare, 0x10000000) == 0 or child_fail($ew, "unshare: $!");
+    for (['setgroups', 'deny'], ['uid_map', "$uid 0 1"], ['gid_map', "$gid 0 1"]) {
+      my ($f, $m) = @$_;
+      my $h;
+      (sysopen($h, "/proc/self/$f", O_WRONLY) && syswrite($h, $m)) or child_fail($ew, "$f: $!");
+      close $h;
+    }
+    %ENV = %env;
+    { no warnings; exec { $argv[0] } @argv; }
+    child_fail($ew, "$argv[0]: $!");
+  }
+  close $ew; close $_ for @fh;
+  my $why = ''; sysread($er, $why, 4096); close $er;
+  if ($why ne '') { waitpid($pid, 0); print 'fail ' . unpack('H*', $why) . "\\n"; return; }
+  print "pid $pid\\n";
+  waitpid($pid, 0) == $pid or die "waitpid: $!";
+  my $w = $?;
+  print 'exit ' . (($w & 127) ? 0 : ($w >> 8)) . ' ' . ($w & 127) . "\\n";
+}
+while (defined(my $l = <STDIN>)) {
+  chomp $l;
+  if ($l =~ /^b ([0-9]+)$/) { bind_marks($1); }
+  elsif ($l eq 'r') { start(); }
+  else { die "bad request"; }
 }`;
 if (!PERL.startsWith('/')) process.exit(3);
-const mounter = spawn(PERL, ['-e', MOUNTER, String(MOUNT_NR), String(PRCTL_NR), TEMPLATES + '/f', TEMPLATES + '/d'],
-  { stdio: ['pipe', 'pipe', 'inherit'], env: OWN_ENV });
+const mounter = spawn(PERL, ['-e', HELPER, String(MOUNT_NR), String(PRCTL_NR), String(UNSHARE_NR), TEMPLATES + '/f',
+  TEMPLATES + '/d', UID, GID], { stdio: ['pipe', 'pipe', 'inherit'], env: OWN_ENV });
 let mounterOut = '';
-let mounterWait = null;
+// one waiter per reply line the helper owes
+const mounterWaits = [];
 mounter.stdout.on('data', (b) => {
-  // the mounter answers requests only: anything else (a command that found a way to write to its pipe) is a doubt
-  if (!mounterWait) process.exit(9);
   mounterOut += b.toString('latin1');
-  const nl = mounterOut.indexOf('\n');
-  if (nl >= 0) {
-    if (nl !== mounterOut.length - 1) process.exit(9);
+  for (let nl; (nl = mounterOut.indexOf('\n')) >= 0;) {
     const line = mounterOut.slice(0, nl);
     mounterOut = mounterOut.slice(nl + 1);
-    const w = mounterWait;
-    mounterWait = null;
+    const w = mounterWaits.shift();
+    // the helper answers requests only: anything else (a command that found a way to write to its pipe) is a doubt
+    if (!w) process.exit(9);
     w(line);
   }
+  if (mounterOut.length > 0 && mounterWaits.length === 0) process.exit(9);
 });
 // the mounter gone is a doubt like any other: the host sees this server exit and kills the sandbox
 mounter.on('exit', () => process.exit(9));
@@ -255,12 +317,12 @@ function bindMarks(all, done) {
   try { bound = readOnlyMounts(); } catch (e) { done('err mountinfo: ' + e.code); return; }
   const marks = all.filter((m) => m === null || typeof m.p !== 'string' || m.probe || !bound.has(m.p));
   if (marks.length === 0) { done('ok'); return; }
-  const lines = [String(marks.length)];
+  const lines = ['b ' + marks.length];
   for (const m of marks) {
     if (m === null || typeof m.p !== 'string' || !m.p.startsWith('/')) { done('err bad mark'); return; }
     lines.push((m.probe ? 'p ' : m.d ? 'd ' : 'f ') + Buffer.from(m.p, 'utf8').toString('hex'));
   }
-  mounterWait = done;
+  mounterWaits.push(done);
   mounter.stdin.write(lines.join('\n') + '\n');
 }
 
@@ -292,6 +354,10 @@ function makeFifos() {
   const r = spawnSync(MKFIFO, batch.flat(), { stdio: 'ignore', timeout: 5000, env: OWN_ENV });
   if (r.status === 0) fifoPool.push(...batch);
 }
+// The command's stdout/stderr FIFO pair: this server holds a read end (non-blocking) and a write end (so the reads see
+// no end of file before the command holds its own) of each; the helper opens each write end for the command by path,
+// checking it is the same FIFO (device and inode). The paths go once the command was started (unlinkIo).
+const idOf = (st) => st.dev + ':' + st.ino;
 function openFifos() {
   const paths = fifoPool.shift();
   if (paths === undefined) throw new Error('no output FIFOs');
@@ -300,23 +366,69 @@ function openFifos() {
     for (const p of paths) {
       const rd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
       const wr = fs.openSync(p, fs.constants.O_WRONLY);
-      if (!fs.fstatSync(rd).isFIFO() || !fs.fstatSync(wr).isFIFO()) throw new Error('not a FIFO: ' + p);
-      out.push({ rd, wr });
+      out.push({ rd, wr, path: p });
+      const a = fs.fstatSync(rd, { bigint: true });
+      const b = fs.fstatSync(wr, { bigint: true });
+      if (!a.isFIFO() || !b.isFIFO() || idOf(a) !== idOf(b)) throw new Error('not a FIFO: ' + p);
+      out[out.length - 1].id = idOf(a);
     }
-  } finally {
-    for (const p of paths) { try { fs.unlinkSync(p); } catch (e) { /* gone */ } }
+  } catch (e) {
+    for (const f of out) { fs.closeSync(f.rd); fs.closeSync(f.wr); }
+    for (const p of paths) { try { fs.unlinkSync(p); } catch (x) { /* gone */ } }
+    throw e;
   }
   return out;
 }
-function stdinFd(text) {
-  if (typeof text !== 'string') return 'ignore';
+function unlinkIo(io) {
+  for (const f of io) {
+    if (f && f.path) { try { fs.unlinkSync(f.path); } catch (e) { /* gone */ } f.path = null; }
+  }
+}
+// the next command's FIFOs, opened ahead while no command process exists (after ready, after each sweep)
+let nextFifos = null;
+function takeFifos() {
+  const f = nextFifos !== null ? nextFifos : openFifos();
+  nextFifos = null;
+  return f;
+}
+function openAhead() {
+  if (nextFifos !== null || busy) return;
+  try { nextFifos = openFifos(); } catch (e) { nextFifos = null; }
+}
+function stdinFile(text) {
+  if (typeof text !== 'string') return null;
   const p = FIFO_DIR + '/i' + (++fifoSeq);
   fs.writeFileSync(p, text, { mode: 0o600, flag: 'wx' });
-  const fd = fs.openSync(p, 'r');
-  fs.unlinkSync(p);
-  return fd;
+  return { path: p, id: idOf(fs.lstatSync(p, { bigint: true })) };
 }
 makeFifos();
+
+// Starts a command through the helper: its stdio are files at paths this server made, each checked by the helper to be
+// the one this server opened (device and inode; null: /dev/null). started(pid) once it was exec'ed, or failed(why)
+// when it could not be (nothing of it ran); then exited(code, signo).
+const hex = (v) => Buffer.from(String(v), 'utf8').toString('hex');
+function launch(argv, env, cwd, fds, started, failed, exited) {
+  const lines = ['r', 'c ' + hex(cwd)];
+  for (const [k, f] of Object.entries(fds)) lines.push(k + ' ' + (f === null ? '-' : hex(f.path) + ' ' + f.id));
+  for (const a of argv) lines.push('a ' + hex(a));
+  for (const [k, v] of Object.entries(env)) lines.push('v ' + hex(k + '=' + v));
+  lines.push('.');
+  mounterWaits.push((line) => {
+    if (line.startsWith('fail ')) {
+      failed(Buffer.from(line.slice(5), 'hex').toString('utf8'));
+      return;
+    }
+    const m = /^pid ([0-9]+)$/.exec(line);
+    if (!m) process.exit(9);
+    mounterWaits.push((end) => {
+      const e = /^exit ([0-9]+) ([0-9]+)$/.exec(end);
+      if (!e) process.exit(9);
+      exited(Number(e[1]), Number(e[2]));
+    });
+    started(Number(m[1]));
+  });
+  mounter.stdin.write(lines.join('\n') + '\n');
+}
 
 // the server is ready only once a bind made here is proven read-only: a placeholder that would not hold is no
 // placeholder, and then no command runs warm
@@ -333,12 +445,25 @@ let keyed = false;
       say('warm shell: a read-only bind did not hold (' + r + ')');
       process.exit(7);
     }
-    mountsProven = true;
-    announce();
+    // and once a command started the way every command is (its own session and user namespace) ran
+    launch(['/bin/true'], OWN_ENV, '/', { i: null, o: null, e: null }, () => {}, (why) => {
+      say('warm shell: the launch probe failed (' + why + ')');
+      process.exit(7);
+    }, (code, signo) => {
+      if (code !== 0 || signo !== 0) {
+        say('warm shell: the launch probe failed (exit ' + code + ', signal ' + signo + ')');
+        process.exit(7);
+      }
+      mountsProven = true;
+      announce();
+    });
   });
 }
 function announce() {
-  if (mountsProven && keyed) frame('r', 0, 'ready', JSON.stringify({ pid: process.pid, baseline: baseline.size }));
+  if (mountsProven && keyed) {
+    openAhead();
+    frame('r', 0, 'ready', JSON.stringify({ pid: process.pid, baseline: baseline.size }));
+  }
 }
 
 function run(req) {
@@ -366,22 +491,22 @@ function runNow(req) {
   let pipeWait = null;
   const readers = [];
   frame('s', id, nonce, '');
-  let child;
   let fifos = null;
-  let input = 'ignore';
+  let input = null;
+  let pid = null;
+  const closeWrites = () => {
+    unlinkIo([input, ...(fifos || [])]);
+    // only the command holds the write ends now: the reads end when it and all it started have closed them
+    if (fifos) fifos.forEach((f) => { if (f.wr !== null) { fs.closeSync(f.wr); f.wr = null; } });
+  };
   try {
-    fifos = openFifos();
-    input = stdinFd(req.stdin);
-    child = spawn(UNSHARE, ['--user', '--map-user=' + UID, '--map-group=' + GID, '--', ...req.argv],
-      { cwd: req.cwd, env: { ...req.env, ...fromSrt }, detached: true, stdio: [input, fifos[0].wr, fifos[1].wr] });
+    fifos = takeFifos();
+    input = stdinFile(req.stdin);
   } catch (e) {
-    if (fifos) fifos.forEach((f) => { fs.closeSync(f.rd); fs.closeSync(f.wr); });
+    closeWrites();
+    if (fifos) fifos.forEach((f) => fs.closeSync(f.rd));
     finish({ exit: 127, signal: 0, note: 'mono-agent: cannot start command: ' + e.message + '\n' });
     return;
-  } finally {
-    if (typeof input === 'number') fs.closeSync(input);
-    // only the command holds the write ends now: the reads end when it and all it started have closed them
-    if (fifos && child) fifos.forEach((f) => fs.closeSync(f.wr));
   }
   function finish(r) {
     if (finished) return;
@@ -397,6 +522,7 @@ function runNow(req) {
     frame('d', id, nonce, JSON.stringify({ exit: r.exit, signal: r.signal, timedOut, truncated,
       swept: s.killed, sweepOk: s.ok }));
     busy = false;
+    setImmediate(openAhead);
   }
   function maybeDone() {
     if (exited === null || open.size > 0) return;
@@ -420,28 +546,28 @@ function runNow(req) {
   pump(new net.Socket({ fd: fifos[0].rd, readable: true, writable: false }), 'o');
   pump(new net.Socket({ fd: fifos[1].rd, readable: true, writable: false }), 'e');
   const group = (sig) => {
-    try { process.kill(-child.pid, sig); } catch (e) { /* gone */ }
+    try { process.kill(-pid, sig); } catch (e) { /* gone */ }
   };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    sent = 15;
-    group('SIGTERM');
-    setTimeout(() => {
-      if (exited === null) { sent = 9; group('SIGKILL'); }
-    }, 1000).unref();
-  }, req.timeoutMs);
-  child.on('error', (e) => {
+  let timer = null;
+  launch(req.argv, { ...req.env, ...fromSrt }, req.cwd, { i: input, o: fifos[0], e: fifos[1] }, (p) => {
+    pid = p;
+    closeWrites();
+    timer = setTimeout(() => {
+      timedOut = true;
+      sent = 15;
+      group('SIGTERM');
+      setTimeout(() => {
+        if (exited === null) { sent = 9; group('SIGKILL'); }
+      }, 1000).unref();
+    }, req.timeoutMs);
+  }, (why) => {
+    closeWrites();
+    exited = { exit: 127, signal: 0, note: 'mono-agent: cannot start command: ' + why + '\n' };
+    open.clear();
+    maybeDone();
+  }, (code, signo) => {
     clearTimeout(timer);
-    if (exited === null) {
-      exited = { exit: 127, signal: 0, note: 'mono-agent: cannot start command: ' + e.message + '\n' };
-      open.clear();
-      maybeDone();
-    }
-  });
-  child.on('exit', (code, signal) => {
-    clearTimeout(timer);
-    const signo = signal ? (os.constants.signals[signal] || 0) : 0;
-    const exit = signal ? 128 + signo : code;
+    const exit = signo ? 128 + signo : code;
     exited = { exit, signal: timedOut ? sent : (exit > 128 && exit < 128 + 65 ? exit - 128 : 0) };
     // like a per-command sandbox: a background process may hold the pipes open for up to 2 s, then it is killed
     pipeWait = setTimeout(() => { open.clear(); maybeDone(); }, 2000);

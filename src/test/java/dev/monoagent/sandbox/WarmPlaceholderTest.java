@@ -163,6 +163,50 @@ class WarmPlaceholderTest {
     }
 
     @Test
+    void theStashIsOutOfReachAndLosingItCostsNoProtection() throws Exception {
+        String run = "run-" + UUID.randomUUID();
+        bash(run, "one", "true");
+        // between commands the placeholders wait in the state dir, numbered, never under a denied name
+        Path stash = ws.resolve(".mono-agent/warm-stash");
+        List<String> held;
+        try (Stream<Path> s = Files.list(stash)) {
+            held = s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        assertFalse(held.isEmpty(), "the stash holds the placeholders between commands");
+        assertTrue(held.stream().allMatch(n -> n.matches("[0-9]+")), held.toString());
+        // while the shell is idle its placeholders sit there; a long-lived sandboxed process (a NodeRepl's kind)
+        // runs meanwhile and goes at them: the state dir is read-only in every sandbox
+        StartOutcome so = sb.start(new CommandSpec(List.of("/bin/bash", "-c", "n=0; for f in .mono-agent/warm-stash/*; "
+                + "do n=$((n+1)); (echo x > $f) 2>/dev/null && echo WROTE; mv $f .env.local 2>/dev/null && echo MOVED; "
+                + "rm -rf $f 2>/dev/null; [ -e $f ] || echo REMOVED; done; mkdir .mono-agent/warm-stash/x 2>/dev/null "
+                + "&& echo MADE; echo \"seen=$n\""), ws, Duration.ofSeconds(60), null, java.util.Map.of(), run, "poke",
+                "NodeRepl", CommandSpec.DEFAULT_MAX_OUTPUT));
+        SandboxProcess poke = ((StartOutcome.Started) so).process();
+        String out = new String(poke.stdout().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(poke.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals("seen=" + held.size() + "\n", out, "nothing of the stash changed from inside");
+        try (Stream<Path> s = Files.list(stash)) {
+            assertEquals(held, s.map(p -> p.getFileName().toString()).sorted().toList());
+        }
+        // the human loses the stash between commands: the next command gets fresh placeholders, refused alike
+        NoFollowFs.deleteTree(stash);
+        var w = bash(run, "after", "echo pwn > .env.local; echo rc=$?; mkdir -p .git/hooks 2>/dev/null && echo HOOKS; "
+                + "echo x >> .bashrc; echo rc=$?");
+        assertFalse(w.stdout().contains("rc=0") || w.stdout().contains("HOOKS"), w.stdout() + w.stderr());
+        assertNoDeniedNameOnHost("after the stash was lost");
+        // and when the engine closes, the stash goes with it
+        Path ws2 = Files.createDirectories(tmp.resolve("ws2")).toRealPath();
+        try (Sandbox other = Sandbox.open(TestEngine.config(ws2, NetworkMode.NONE, List.of()), new TestEngine.Events(),
+                TestEngine.env())) {
+            assertEquals("ready", other.status().state(), String.valueOf(other.status().reason()));
+            TestEngine.bash(other, ws2, "true", "run-x", "x", Duration.ofSeconds(60));
+            assertTrue(Files.isDirectory(ws2.resolve(".mono-agent/warm-stash")));
+        }
+        assertFalse(Files.exists(ws2.resolve(".mono-agent/warm-stash"), LinkOption.NOFOLLOW_LINKS),
+                "no stash once the engine is closed");
+    }
+
+    @Test
     void theProcessThatBindsThemIsOutOfReach() throws Exception {
         String run = "run-" + UUID.randomUUID();
         bash(run, "warm-up", "true");

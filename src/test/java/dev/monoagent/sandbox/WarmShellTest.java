@@ -85,6 +85,61 @@ class WarmShellTest {
     }
 
     @Test
+    void eachCommandHasASessionAndUserNamespaceOfItsOwnAndBlockingPipes() {
+        String run = "run-" + UUID.randomUUID();
+        // the helper forks each command, then setsid + unshare(CLONE_NEWUSER) before the exec: a session led by the
+        // command itself, a user namespace of its own (not the last command's) holding no capability over the helper
+        // (the server's namespace), and stdout/stderr in blocking mode (a FIFO end opened non-blocking, then switched
+        // back)
+        String probe = "read -r l < /proc/self/stat; set -- ${l##*) }; echo \"sid=$4\"; echo \"pgid=$3\"; echo \"pid=${l%% *}\"; "
+                + "echo \"ns=$(readlink /proc/self/ns/user)\"; echo \"parent=$(readlink /proc/$2/ns/user)\"; perl -MFcntl -e 'print((fcntl(STDOUT, F_GETFL, 0) & "
+                + "O_NONBLOCK) ? \"out=nonblock\\n\" : \"out=block\\n\"); print STDERR ((fcntl(STDERR, F_GETFL, 0) & "
+                + "O_NONBLOCK) ? \"err=nonblock\\n\" : \"err=block\\n\")'";
+        var a = bash(run, "a", probe);
+        var b = bash(run, "b", probe);
+        assertEquals(0, a.exitCode(), a.stderr());
+        assertEquals("err=block\n", a.stderr());
+        Map<String, String> x = fields(a.stdout());
+        Map<String, String> y = fields(b.stdout());
+        assertEquals(x.get("pid"), x.get("sid"), "the command leads a session of its own: " + a.stdout());
+        assertEquals(x.get("pid"), x.get("pgid"), a.stdout());
+        assertEquals("block", x.get("out"), a.stdout());
+        assertTrue(x.get("ns").startsWith("user:["), a.stdout());
+        // with a capability in the helper's user namespace (as root of it) the command could read this link
+        assertEquals("", x.get("parent"), "no ptrace access to the helper that started it: " + a.stdout());
+        assertNotEquals(x.get("ns"), y.get("ns"), "each command gets a user namespace of its own");
+    }
+
+    private static Map<String, String> fields(String out) {
+        Map<String, String> m = new java.util.HashMap<>();
+        for (String l : out.split("\n")) {
+            int eq = l.indexOf('=');
+            if (eq > 0) {
+                m.put(l.substring(0, eq), l.substring(eq + 1));
+            }
+        }
+        return m;
+    }
+
+    @Test
+    void aCommandThatCannotStartSaysWhyAndTheShellGoesOn() throws Exception {
+        String run = "run-" + UUID.randomUUID();
+        var warm = bash(run, "w", "readlink /proc/self/ns/pid");
+        var missing = (ExecOutcome.Completed) sb.exec(new CommandSpec(List.of("/no/such/tool", "x"), ws,
+                Duration.ofSeconds(30), null, Map.of(), run, "m", "Exec", 1 << 20));
+        assertEquals(127, missing.exitCode(), missing.stderr());
+        assertTrue(missing.stderr().contains("/no/such/tool: No such file or directory"), missing.stderr());
+        Path gone = Files.createDirectories(ws.resolve("gone-" + UUID.randomUUID()));
+        Files.delete(gone);
+        var noCwd = (ExecOutcome.Completed) sb.exec(new CommandSpec(List.of("/bin/true"), gone,
+                Duration.ofSeconds(30), null, Map.of(), run, "c", "Exec", 1 << 20));
+        assertEquals(127, noCwd.exitCode(), noCwd.stderr());
+        assertTrue(noCwd.stderr().contains(gone + ": No such file or directory"), noCwd.stderr());
+        var after = bash(run, "after", "readlink /proc/self/ns/pid");
+        assertEquals(warm.stdout(), after.stdout(), "the same warm shell runs on: " + after.stderr());
+    }
+
+    @Test
     void stdoutAndStderrArePipesThatCanBeReopened() {
         var r = bash("run-" + UUID.randomUUID(), "p", "echo out > /dev/stdout; echo err > /proc/self/fd/2; "
                 + "stat -L -c %F /dev/stdout");
