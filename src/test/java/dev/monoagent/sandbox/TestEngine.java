@@ -80,6 +80,32 @@ public final class TestEngine {
         return sb;
     }
 
+    /**
+     * A ready sandbox on {@code ws} whose engine runs commands on the warm shell whatever the environment says
+     * ({@code MONO_AGENT_WARM_SHELL=off} included); closing it closes the sandbox and restores that setting.
+     */
+    record Warm(Sandbox sandbox, boolean was) implements AutoCloseable {
+        @Override
+        public void close() {
+            NativeEngine.warmDefault = was;
+            sandbox.close();
+        }
+    }
+
+    static Warm openWarm(Path ws, EventSink events) {
+        boolean was = NativeEngine.warmDefault;
+        NativeEngine.warmDefault = true;
+        try {
+            Sandbox sb = Sandbox.open(config(ws, NetworkMode.NONE, List.of()), events, env());
+            org.junit.jupiter.api.Assertions.assertEquals("ready", sb.status().state(),
+                    String.valueOf(sb.status().reason()));
+            return new Warm(sb, was);
+        } catch (RuntimeException | Error e) {
+            NativeEngine.warmDefault = was;
+            throw e;
+        }
+    }
+
     /** Runs a bash command in {@code dir} attributed to {@code runId}/{@code callId}; fails unless it ran. */
     static ExecOutcome.Completed bash(Sandbox sb, Path dir, String cmd, String runId, String callId,
                                       java.time.Duration timeout) {

@@ -32,7 +32,7 @@ class WarmPlaceholderTest {
     static Sandbox sb;
     static Path ws;
 
-    static boolean warmWas;
+    static TestEngine.Warm warm;
 
     /** Absent protected names in a repository-less workspace (ours and srt's own). */
     static final List<String> ABSENT = List.of(".env", ".env.local", ".bashrc", ".gitconfig", ".mcp.json", ".vscode",
@@ -40,19 +40,15 @@ class WarmPlaceholderTest {
 
     @BeforeAll
     static void open() throws Exception {
-        warmWas = NativeEngine.warmDefault;
-        NativeEngine.warmDefault = true;
         ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
-        sb = Sandbox.open(TestEngine.config(ws, NetworkMode.NONE, List.of()), new TestEngine.Events(),
-                TestEngine.env());
-        assertEquals("ready", sb.status().state(), String.valueOf(sb.status().reason()));
+        warm = TestEngine.openWarm(ws, new TestEngine.Events());
+        sb = warm.sandbox();
     }
 
     @AfterAll
     static void close() {
-        NativeEngine.warmDefault = warmWas;
-        if (sb != null) {
-            sb.close();
+        if (warm != null) {
+            warm.close();
         }
     }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.monoagent.common.Event;
 import dev.monoagent.common.Violation;
-import dev.monoagent.config.Enums.NetworkMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,23 +30,20 @@ class WarmShellTest {
     static Path ws;
     static TestEngine.Events events;
 
-    static boolean warmWas;
+    static TestEngine.Warm warm;
 
     @BeforeAll
     static void open() throws Exception {
-        warmWas = NativeEngine.warmDefault;
-        NativeEngine.warmDefault = true;
         ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         events = new TestEngine.Events();
-        sb = Sandbox.open(TestEngine.config(ws, NetworkMode.NONE, List.of()), events, TestEngine.env());
-        assertEquals("ready", sb.status().state(), String.valueOf(sb.status().reason()));
+        warm = TestEngine.openWarm(ws, events);
+        sb = warm.sandbox();
     }
 
     @AfterAll
     static void close() {
-        NativeEngine.warmDefault = warmWas;
-        if (sb != null) {
-            sb.close();
+        if (warm != null) {
+            warm.close();
         }
     }
 

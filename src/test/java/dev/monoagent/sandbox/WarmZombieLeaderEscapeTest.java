@@ -29,23 +29,19 @@ class WarmZombieLeaderEscapeTest {
     static Path tmp;
     static Sandbox sb;
     static Path ws;
-    static boolean warmWas;
+    static TestEngine.Warm warm;
 
     @BeforeAll
     static void open() throws Exception {
-        warmWas = NativeEngine.warmDefault;
-        NativeEngine.warmDefault = true;
         ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
-        sb = Sandbox.open(TestEngine.config(ws, NetworkMode.NONE, List.of()), new TestEngine.Events(),
-                TestEngine.env());
-        assertEquals("ready", sb.status().state(), String.valueOf(sb.status().reason()));
+        warm = TestEngine.openWarm(ws, new TestEngine.Events());
+        sb = warm.sandbox();
     }
 
     @AfterAll
     static void close() {
-        NativeEngine.warmDefault = warmWas;
-        if (sb != null) {
-            sb.close();
+        if (warm != null) {
+            warm.close();
         }
     }
 
