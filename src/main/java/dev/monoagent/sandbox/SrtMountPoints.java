@@ -126,23 +126,26 @@ final class SrtMountPoints {
             }
             out.add(new Mark(p, dir));
         });
-        back.forEach(this::unstash);
+        List<Path> notBack = new ArrayList<>();
+        back.forEach((parent, places) -> notBack.addAll(unstash(parent, places)));
         files.forEach(SrtMountPoints::createFiles);
         // one the stash could not give back is made afresh (the shell binds it; mountinfo tells it apart)
-        mine.forEach((p, dir) -> {
-            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                if (dir) {
-                    createDir(p);
-                } else {
-                    createFiles(p.getParent(), List.of(p));
-                }
+        for (Path p : notBack) {
+            if (mine.get(p)) {
+                createDir(p);
+            } else {
+                createFiles(p.getParent(), List.of(p));
             }
-        });
+        }
         return out;
     }
 
-    /** Moves stashed placeholders back to their places in {@code parent} (what cannot be moved stays missing). */
-    private void unstash(Path parent, List<Path> places) {
+    /**
+     * Moves stashed placeholders back to their places in {@code parent}; returns those it could not move (still
+     * missing, unless something appeared there meanwhile, which is left as it is).
+     */
+    private List<Path> unstash(Path parent, List<Path> places) {
+        List<Path> failed = new ArrayList<>();
         try (var from = NoFollowFs.openDir(stash, false); var to = NoFollowFs.openDir(parent, false)) {
             for (Path p : places) {
                 String s = stashed.remove(p);
@@ -150,17 +153,22 @@ final class SrtMountPoints {
                     // absent a moment ago and only the host writes here: nothing is replaced
                     if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                         from.move(Path.of(s), to, p.getFileName());
+                    } else {
+                        dropStashed(s);
                     }
                 } catch (IOException e) {
                     dropStashed(s);
+                    failed.add(p);
                 }
             }
         } catch (IOException e) {
             // no stash (or no parent): made afresh by the caller
             for (Path p : places) {
                 stashed.remove(p);
+                failed.add(p);
             }
         }
+        return failed;
     }
 
     /**

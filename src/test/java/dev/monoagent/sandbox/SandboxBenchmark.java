@@ -27,9 +27,9 @@ class SandboxBenchmark {
     private static final int CLI_RUNS = 12;
     /**
      * Runs before each measured series (the CLI's: 2): medians are of the steady state, after the JIT has compiled
-     * the engine's per-command path — a JVM's first few dozen commands are slower (about 1.5x here).
+     * the engine's per-command path — a JVM's first few hundred commands are slower (about 1.5x after 100 here).
      */
-    private static final int WARMUP = 100;
+    private static final int WARMUP = 300;
 
     public static void main(String[] args) throws Exception {
         new SandboxBenchmark().benchmark();
@@ -95,7 +95,7 @@ class SandboxBenchmark {
         } finally {
             NativeEngine.warmDefault = warmWas;
         }
-        System.out.printf("%nSandboxBenchmark (median ms per sandboxed `true`, %d runs after %d warm-up runs; srt CLI %d "
+        System.out.printf("%nSandboxBenchmark (median ms per sandboxed `true`, %d runs after %d warm-up runs each; srt CLI %d "
                 + "runs after 2; load before: %s)%n", RUNS, WARMUP, CLI_RUNS, loadBefore);
         System.out.printf("  Bash tool round trip, warm shell        %8.1f   -> %.2fx bare (goal <= 1.0x), %.1fx faster "
                 + "than the srt CLI (goal >= 30x)%n", warm, warm / bareMs, srtCli / warm);
