@@ -398,9 +398,13 @@ final class NativeEngine implements AutoCloseable {
         grantedPorts = ports;
         List<String> domains = policy.network() == NetworkMode.LOCALHOST ? PolicyCompiler.allowedDomains(policy, ports)
                 : null;
-        boolean reuse = allowReuse && before.layout().equals(preparedLayout);
+        List<String> extras = new ArrayList<>(longLived.get() > 0 ? uncovered(before) : List.of());
+        // another sandbox's .git placeholder (an empty directory) looks like a repository to srt's wrap: its entries
+        // that would make it one are denied too (SrtMountPoints#REPOSITORY_ENTRIES)
+        extras.addAll(mounts.repositoryEntriesOfPlaceholders());
+        // the prepared wrap has none of these per-command denies
+        boolean reuse = allowReuse && extras.isEmpty() && before.layout().equals(preparedLayout);
         preparedLayout = null;
-        List<String> extras = longLived.get() > 0 ? uncovered(before) : List.of();
         SrtBridge.Wrapped w = bridge.wrap(reuse, domains, extras, Duration.ofSeconds(30));
         mounts.open(w.commandId(), deniedPaths(extras));
         commands.put(w.commandId(), who);

@@ -110,12 +110,20 @@ final class SrtMountPoints {
         List<Mark> out = new ArrayList<>();
         Map<Path, List<Path>> files = new java.util.LinkedHashMap<>();
         Map<Path, List<Path>> back = new java.util.LinkedHashMap<>();
+        // a placeholder another live wrap holds may be made by its bubblewrap any moment (after its wrap was counted,
+        // which this lock orders): it is made here by O_EXCL instead, never renamed over (a rename replaces)
+        Set<Path> others = new HashSet<>();
+        live.forEach((k, v) -> {
+            if (!k.equals(id)) {
+                others.addAll(v);
+            }
+        });
         mine.forEach((p, dir) -> {
             if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                 if (stashed.containsKey(p) && !dir.equals(warmMade.get(p))) {
                     dropStashed(stashed.remove(p)); // the same name now stands for the other kind
                 }
-                if (stashed.containsKey(p)) {
+                if (stashed.containsKey(p) && !others.contains(p)) {
                     back.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p);
                 } else if (dir) {
                     createDir(p);
@@ -341,6 +349,30 @@ final class SrtMountPoints {
             denied.clear();
             dropStash();
         }
+    }
+
+    /**
+     * What makes a {@code .git} placeholder a repository: a wrap made while one is on the host (another sandbox's:
+     * an empty directory, read-only only inside that sandbox) sees an existing {@code .git} directory, and srt then
+     * denies only the entries it was given — so these are given too (red team 3: a second sandbox wrote HEAD, objects
+     * and refs into the placeholder, and host git saw a repository).
+     */
+    static final List<String> REPOSITORY_ENTRIES = List.of("HEAD", "objects", "refs", "commondir", "config.worktree",
+            "modules", "worktrees", "index", "packed-refs");
+
+    /** For each {@code .git} placeholder on the host now, its {@link #REPOSITORY_ENTRIES} (to deny in a new wrap). */
+    synchronized List<String> repositoryEntriesOfPlaceholders() {
+        List<String> out = new ArrayList<>();
+        if (live.isEmpty()) {
+            return out;
+        }
+        for (Path p : placed) {
+            if (p.getFileName() != null && p.getFileName().toString().equals(".git")
+                    && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && shaped(p, 0)) {
+                REPOSITORY_ENTRIES.forEach(e -> out.add(p.resolve(e).toString()));
+            }
+        }
+        return out;
     }
 
     /** Whether some sandbox of the engine is live (wrapped and not yet cleaned up). */

@@ -342,13 +342,13 @@ let busy = false;
 const net = require('node:net');
 const FIFO_DIR = fs.mkdtempSync('/dev/shm/.mono-agent-warm-');
 const FIFO_BATCH = 16;
-let fifoSeq = 0;
 const fifoPool = [];
 function makeFifos() {
   if (fifoPool.length > 0) return;
+  // random names: a command may write in this directory (it is the same user), but cannot know where the next pipes go
   const batch = [];
   for (let i = 0; i < FIFO_BATCH; i++) {
-    const n = ++fifoSeq;
+    const n = crypto.randomBytes(12).toString('hex');
     batch.push([FIFO_DIR + '/o' + n, FIFO_DIR + '/e' + n]);
   }
   const r = spawnSync(MKFIFO, batch.flat(), { stdio: 'ignore', timeout: 5000, env: OWN_ENV });
@@ -397,7 +397,7 @@ function openAhead() {
 }
 function stdinFile(text) {
   if (typeof text !== 'string') return null;
-  const p = FIFO_DIR + '/i' + (++fifoSeq);
+  const p = FIFO_DIR + '/i' + crypto.randomBytes(12).toString('hex');
   fs.writeFileSync(p, text, { mode: 0o600, flag: 'wx' });
   return { path: p, id: idOf(fs.lstatSync(p, { bigint: true })) };
 }
@@ -490,7 +490,6 @@ function runNow(req) {
   let finished = false;
   let pipeWait = null;
   const readers = [];
-  frame('s', id, nonce, '');
   let fifos = null;
   let input = null;
   let pid = null;
@@ -503,11 +502,12 @@ function runNow(req) {
     fifos = takeFifos();
     input = stdinFile(req.stdin);
   } catch (e) {
-    closeWrites();
-    if (fifos) fifos.forEach((f) => fs.closeSync(f.rd));
-    finish({ exit: 127, signal: 0, note: 'mono-agent: cannot start command: ' + e.message + '\n' });
-    return;
+    // the pipes were tampered with (a command may write in their directory) or cannot be made: a doubt, before the
+    // command's start frame, so the host runs it on a fresh per-command sandbox and replaces this shell
+    say('warm shell: the command\'s pipes cannot be set up: ' + e.message);
+    process.exit(9);
   }
+  frame('s', id, nonce, '');
   function finish(r) {
     if (finished) return;
     finished = true;

@@ -1,0 +1,48 @@
+package dev.monoagent.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Red team 3 (attack on 22700bf): a command may write in the directory where the warm shell makes its commands' output
+ * FIFOs (it is the same user). With sequential names it planted regular files at the next 3000 of them, and every later
+ * command of the run failed to start ("cannot start command: not a FIFO", then "no output FIFOs") on the same shell,
+ * which was never replaced. Names are random now, and pipes that cannot be set up are a doubt: that command runs on a
+ * fresh per-command sandbox and the run gets a new shell.
+ */
+class WarmFifoPlantTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void tamperingWithThePipeDirectoryCostsTheShellNotTheCommands() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        try (TestEngine.Warm warm = TestEngine.openWarm(ws, new TestEngine.Events())) {
+            Sandbox sb = warm.sandbox();
+            String run = "run-" + UUID.randomUUID();
+            var plant = TestEngine.bash(sb, ws, "readlink /proc/self/ns/pid; d=$(ls -d /dev/shm/.mono-agent-warm-* "
+                    + "| grep -v tpl); for i in $(seq 1 100); do rm -f $d/o$i $d/e$i; : > $d/o$i; : > $d/e$i; done; "
+                    + "for f in $d/*; do rm -f $f; : > $f; done; echo planted", run, "plant", Duration.ofSeconds(60));
+            assertEquals(0, plant.exitCode(), plant.stderr());
+            String plantNs = plant.stdout().lines().findFirst().orElseThrow();
+            String lastNs = null;
+            for (int i = 0; i < 6; i++) {
+                var r = TestEngine.bash(sb, ws, "readlink /proc/self/ns/pid; echo hello", run, "c" + i,
+                        Duration.ofSeconds(30));
+                assertEquals(0, r.exitCode(), "command " + i + " after the plant: " + r.stderr());
+                assertEquals("hello", r.stdout().lines().skip(1).findFirst().orElse(""), r.stdout());
+                lastNs = r.stdout().lines().findFirst().orElseThrow();
+            }
+            assertNotEquals(plantNs, lastNs, "the run's shell was replaced");
+            assertEquals(lastNs, TestEngine.bash(sb, ws, "readlink /proc/self/ns/pid", run, "again",
+                    Duration.ofSeconds(30)).stdout().strip(), "and the new one is warm again");
+        }
+    }
+}
