@@ -411,6 +411,12 @@ final class ProtectedWatch implements AutoCloseable {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
+                    if (ProtectedFinder.inStateDir(policy, d)) {
+                        // the state dir (logs, runs, quarantine, the warm shell's placeholder stash) is the host's
+                        // own, read-only in every sandbox and never scanned: not watched, so its busy traffic (two
+                        // dozen placeholder moves per warm command) costs the watch nothing
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
                     if (fresh && !d.equals(root)) {
                         consider(d);
                     }
