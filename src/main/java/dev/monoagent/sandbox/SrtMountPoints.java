@@ -332,17 +332,18 @@ final class SrtMountPoints {
                 placed.remove(p);
             }
         }
-        // deepest first still: a stashed placeholder is gone from its directory before that directory is judged
-        List<Path> shapedOnes = new ArrayList<>();
-        List<Path> others = new ArrayList<>();
+        // deepest first still: what another wrap placed inside a warm command's placeholder directory (srt's entries
+        // in an empty .git) is removed before that directory is judged, so only empty ones go to the stash
+        List<Path> toStash = new ArrayList<>();
         for (Path p : gone) {
-            (warmMade.containsKey(p) && shaped(p, 0) ? shapedOnes : others).add(p);
-        }
-        List<Path> left = toStash(shapedOnes);
-        for (Path p : gone) {
-            if (others.contains(p) || left.contains(p)) {
+            if (warmMade.containsKey(p) && shaped(p, 0)) {
+                toStash.add(p);
+            } else {
                 remove(p);
             }
+        }
+        for (Path p : toStash(toStash)) {
+            remove(p);
         }
         if (live.isEmpty()) {
             placed.clear();
