@@ -369,9 +369,12 @@ function openFifos() {
       out.push({ rd, wr, path: p });
       const a = fs.fstatSync(rd, { bigint: true });
       const b = fs.fstatSync(wr, { bigint: true });
-      if (!a.isFIFO() || !b.isFIFO() || idOf(a) !== idOf(b)) throw new Error('not a FIFO: ' + p);
+      // one FIFO under one name: a command may hard-link a later pair's names together (red team 4: stdout and
+      // stderr of later commands merged), or keep another name for it
+      if (!a.isFIFO() || !b.isFIFO() || idOf(a) !== idOf(b) || a.nlink !== 1n) throw new Error('not a FIFO: ' + p);
       out[out.length - 1].id = idOf(a);
     }
+    if (out[0].id === out[1].id) throw new Error('stdout and stderr are one FIFO: ' + paths[0]);
   } catch (e) {
     for (const f of out) { fs.closeSync(f.rd); fs.closeSync(f.wr); }
     for (const p of paths) { try { fs.unlinkSync(p); } catch (x) { /* gone */ } }

@@ -2,6 +2,7 @@ package dev.monoagent.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,34 @@ class WarmFifoPlantTest {
             assertNotEquals(plantNs, lastNs, "the run's shell was replaced");
             assertEquals(lastNs, TestEngine.bash(sb, ws, "readlink /proc/self/ns/pid", run, "again",
                     Duration.ofSeconds(30)).stdout().strip(), "and the new one is warm again");
+        }
+    }
+
+    /**
+     * Red team 4: the names are random but listable, and a pair shares its random part: a command hard-linked each
+     * later stderr FIFO over its stdout path; both names then were one FIFO, which passed the per-path check, and the
+     * next commands ran with stdout and stderr on one pipe. A pool entry must be one FIFO under one name, and a pair
+     * two FIFOs.
+     */
+    @Test
+    void laterCommandsKeepTheirOwnStdoutAndStderr() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws2")).toRealPath();
+        try (TestEngine.Warm warm = TestEngine.openWarm(ws, new TestEngine.Events())) {
+            Sandbox sb = warm.sandbox();
+            String run = "run-" + UUID.randomUUID();
+            var plant = TestEngine.bash(sb, ws, "d=$(ls -d /dev/shm/.mono-agent-warm-* | grep -v tpl); n=0; "
+                    + "for f in $d/o*; do b=${f##*/o}; [ -p $d/e$b ] && ln -f $d/e$b $f && n=$((n+1)); done; "
+                    + "echo linked $n", run, "plant", Duration.ofSeconds(60));
+            assertTrue(plant.stdout().matches("linked [1-9][0-9]*\n"), plant.stdout() + plant.stderr());
+            for (int i = 0; i < 4; i++) {
+                var r = TestEngine.bash(sb, ws, "for j in $(seq 1 200); do echo OUT$j; echo ERR$j >&2; done", run,
+                        "c" + i, Duration.ofSeconds(30));
+                assertEquals(0, r.exitCode(), r.stderr());
+                assertEquals(200, r.stdout().lines().filter(l -> l.startsWith("OUT")).count(), "command " + i);
+                assertEquals(200, r.stderr().lines().filter(l -> l.startsWith("ERR")).count(), "command " + i);
+                assertEquals(0, r.stdout().lines().filter(l -> l.startsWith("ERR")).count(), "command " + i);
+                assertEquals(0, r.stderr().lines().filter(l -> l.startsWith("OUT")).count(), "command " + i);
+            }
         }
     }
 }
