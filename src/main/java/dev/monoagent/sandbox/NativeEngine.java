@@ -1345,6 +1345,37 @@ final class NativeEngine implements AutoCloseable {
                 if (git.isEmpty()) {
                     return;
                 }
+                // a stopped process working inside what goes to the quarantine (its cwd, root, an open file or a
+                // mapping there) would follow it into the state dir and write on in there (red team 4: it re-armed the
+                // quarantined repository with a core.fsmonitor config): such a process is ended, not thawed
+                List<Path> moved = git.stream().map(ProtectedScan.Change::quarantinedTo).filter(q -> q != null)
+                        .toList();
+                if (!moved.isEmpty()) {
+                    Set<Object> inside = fileKeys(moved);
+                    for (Map.Entry<String, Live> e : now) {
+                        Live l = e.getValue();
+                        Process proc = l.process().get();
+                        if (!stopped.contains(l) || proc == null || !holdsAny(l, proc, inside)) {
+                            continue;
+                        }
+                        // every process of it, then thawed: a stopped process meets its SIGKILL before it runs on
+                        List<Long> pids = l.slot().members();
+                        (pids != null ? pids.stream() : java.util.stream.Stream.concat(java.util.stream.Stream.of(
+                                proc.pid()), proc.descendants().map(ProcessHandle::pid))).toList().forEach(pid ->
+                                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+                        ProcessRunner.killGroup(proc, "KILL");
+                        l.slot().thaw();
+                        stopped.remove(l);
+                        Attribution w = l.who();
+                        Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, w.runId(), w.callId(),
+                                w.tool(), w.command(), null, "a process of this command was working inside the "
+                                + "repository that was moved to the quarantine (its directory or an open file "
+                                + "there): the command was ended, so that nothing of it writes on in the quarantine");
+                        log.record(v);
+                        perCommand.computeIfAbsent(e.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
+                                .add(v);
+                    }
+                }
                 for (ProtectedScan.Change c : git) {
                     if (c.quarantinedTo() != null) {
                         neutralised.add(c.path());
@@ -1374,6 +1405,67 @@ final class NativeEngine implements AutoCloseable {
     }
 
     private static final String WHILE_RUNNING = " while the command ran (it was stopped meanwhile)";
+
+    /** The identities (device + inode) of everything under {@code roots}, not following links. */
+    private static Set<Object> fileKeys(List<Path> roots) {
+        Set<Object> out = new HashSet<>();
+        for (Path r : roots) {
+            try (var s = Files.walk(r)) {
+                s.forEach(p -> {
+                    try {
+                        Object k = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class,
+                                java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+                        if (k != null) {
+                            out.add(k);
+                        }
+                    } catch (IOException gone) {
+                        // gone meanwhile
+                    }
+                });
+            } catch (IOException | java.io.UncheckedIOException gone) {
+                // nothing there
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether a process of {@code l} (its control group's members, else its process tree) has its cwd or root, an
+     * open file or a file mapping on one of {@code keys}. Read from outside by following {@code /proc/<pid>/…}, which
+     * reaches the object itself in any mount namespace.
+     */
+    private static boolean holdsAny(Live l, Process proc, Set<Object> keys) {
+        List<Long> pids = l.slot().members();
+        if (pids == null) {
+            pids = new ArrayList<>();
+            pids.add(proc.pid());
+            for (ProcessHandle h : (Iterable<ProcessHandle>) proc.descendants()::iterator) {
+                pids.add(h.pid());
+            }
+        }
+        for (long pid : pids) {
+            Path at = Path.of("/proc", Long.toString(pid));
+            List<Path> refs = new ArrayList<>(List.of(at.resolve("cwd"), at.resolve("root")));
+            for (String dir : List.of("fd", "map_files")) {
+                try (var s = Files.list(at.resolve(dir))) {
+                    s.forEach(refs::add);
+                } catch (IOException | java.io.UncheckedIOException gone) {
+                    // gone, or not readable
+                }
+            }
+            for (Path ref : refs) {
+                try {
+                    if (keys.contains(Files.readAttributes(ref, java.nio.file.attribute.BasicFileAttributes.class)
+                            .fileKey())) {
+                        return true;
+                    }
+                } catch (IOException gone) {
+                    // closed meanwhile (it is stopped: only by its end)
+                }
+            }
+        }
+        return false;
+    }
 
     /** Records what interventions handled during a long-lived process's evaluation, attributed to {@code at}. */
     private List<Violation> recordPending(String commandId, Attribution at) {
