@@ -229,8 +229,33 @@ final class NativeEngine implements AutoCloseable {
         return Files.isDirectory(shm, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.isWritable(shm) ? shm : base;
     }
 
+    /**
+     * A workspace {@code .git} directory without {@code hooks} (made by {@code git init --template=}, or by a tool
+     * that leaves it out) gets an empty one; this runs when srt is initialised, with no sandboxed process alive (a
+     * long-lived one is ended first), and the {@code .git} checked not to be a link or another sandbox's placeholder.
+     * The whole {@code .git} is denied, and srt adds {@code .git/hooks} for a {@code .git} directory: for an absent
+     * path bubblewrap must create a mount point inside the read-only {@code .git}, which fails, and so did every command
+     * in such a repository (red team 4). Git makes this directory itself in a normal repository.
+     */
+    private void giveHooksDir() {
+        if (Platform.current() == Platform.MACOS) {
+            return;
+        }
+        Path git = policy.workspace().resolve(".git");
+        if (!Files.isDirectory(git, java.nio.file.LinkOption.NOFOLLOW_LINKS) || mounts.excused(git)
+                || Files.exists(git.resolve("hooks"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            Files.createDirectory(git.resolve("hooks"));
+        } catch (IOException ignored) {
+            // made meanwhile, or not ours to change: the wrap reports what fails
+        }
+    }
+
     /** Gathers the workspace facts (I/O), then compiles the deny list and the srt config from them (pure). */
     private Map<String, Object> compileConfig() {
+        giveHooksDir();
         WorkspaceFacts ws = WorkspaceFacts.scan(policy, tools.rg(), env.home());
         denyLiterals = PolicyCompiler.denyLiterals(policy, ws);
         return (Platform.current() == Platform.MACOS
