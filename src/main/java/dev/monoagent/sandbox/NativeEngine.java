@@ -78,6 +78,8 @@ final class NativeEngine implements AutoCloseable {
     private volatile List<Integer> grantedPorts = List.of();
     /** The workspace layout the bridge's prepared wrap was made for (null: none may be reused). */
     private volatile String preparedLayout;
+    /** {@link SrtMountPoints#generation} when the bridge was last asked to prepare a wrap (init, cleanup). */
+    private volatile long preparedGeneration = -1;
     private Path sessionTmp;
     private volatile Limits limits;
     /** Protected names appearing while commands run (null: no watch service on this host). */
@@ -206,6 +208,7 @@ final class NativeEngine implements AutoCloseable {
         limits = limitsFactory.get();
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, setsid, this::onEngineEvent);
         bridge.awaitReady(Duration.ofSeconds(20));
+        preparedGeneration = mounts.generation();
         init = bridge.init(compileConfig(), Duration.ofSeconds(30));
         // macOS: the JDK's WatchService polls there (seconds per event), so each command's sync would stall; no watch
         // (a known difference, docs/sandbox-probes.md "macOS")
@@ -428,10 +431,23 @@ final class NativeEngine implements AutoCloseable {
         // that would make it one are denied too (SrtMountPoints#REPOSITORY_ENTRIES)
         extras.addAll(mounts.repositoryEntriesOfPlaceholders());
         // the prepared wrap has none of these per-command denies
-        boolean reuse = allowReuse && extras.isEmpty() && before.layout().equals(preparedLayout);
+        // and only while no placeholder came, went or moved since srt prepared it (the layout leaves them out)
+        boolean reuse = allowReuse && extras.isEmpty() && before.layout().equals(preparedLayout)
+                && mounts.generation() == preparedGeneration;
         preparedLayout = null;
-        SrtBridge.Wrapped w = bridge.wrap(reuse, domains, extras, Duration.ofSeconds(30));
-        mounts.open(w.commandId(), deniedPaths(extras));
+        // counted before srt decides which denied paths exist (at wrap time): a placeholder on the way to one is held
+        // from now on, so no other command's end moves it away before this sandbox's bubblewrap binds it (red team 4:
+        // "Can't find source path .git" when a warm command ended meanwhile)
+        String pending = "pending-" + UUID.randomUUID();
+        mounts.open(pending, deniedPaths(extras));
+        SrtBridge.Wrapped w;
+        try {
+            w = bridge.wrap(reuse, domains, extras, Duration.ofSeconds(30));
+        } catch (IOException | RuntimeException e) {
+            mounts.close(pending);
+            throw e;
+        }
+        mounts.rekey(pending, w.commandId());
         commands.put(w.commandId(), who);
         Map<String, String> e = sandboxEnv(extraEnv);
         String marker = marked ? "\u0001mono-agent-started-" + UUID.randomUUID() + "\u0001" : null;
@@ -487,6 +503,7 @@ final class NativeEngine implements AutoCloseable {
             closeShells();
             generation++;
             warmOff = null;
+            preparedGeneration = mounts.generation();
             init = bridge.init(compileConfig(), Duration.ofSeconds(30));
             preparedLayout = null;
             if (!init.clean()) {
@@ -847,6 +864,7 @@ final class NativeEngine implements AutoCloseable {
      */
     private void cleanupWrap(String commandId) {
         try {
+            preparedGeneration = mounts.generation();
             bridge.cleanup();
         } catch (IOException ignored) {
             // the bridge is gone (its exit removed srt's mount points; ours are removed below); noticed by alive()
@@ -1372,7 +1390,8 @@ final class NativeEngine implements AutoCloseable {
                 }
                 // a stopped process working inside what goes to the quarantine (its cwd, root, an open file or a
                 // mapping there) would follow it into the state dir and write on in there (red team 4: it re-armed the
-                // quarantined repository with a core.fsmonitor config): such a process is ended, not thawed
+                // quarantined repository with a core.fsmonitor config): such a process is ended, not thawed; the
+                // rest of the command runs on
                 List<Path> moved = git.stream().map(ProtectedScan.Change::quarantinedTo).filter(q -> q != null)
                         .toList();
                 if (!moved.isEmpty()) {
@@ -1380,22 +1399,18 @@ final class NativeEngine implements AutoCloseable {
                     for (Map.Entry<String, Live> e : now) {
                         Live l = e.getValue();
                         Process proc = l.process().get();
-                        if (!stopped.contains(l) || proc == null || !holdsAny(l, proc, inside)) {
+                        List<Long> holders = proc == null || !stopped.contains(l) ? List.of()
+                                : holders(l, proc, inside);
+                        if (holders.isEmpty()) {
                             continue;
                         }
-                        // every process of it, then thawed: a stopped process meets its SIGKILL before it runs on
-                        List<Long> pids = l.slot().members();
-                        (pids != null ? pids.stream() : java.util.stream.Stream.concat(java.util.stream.Stream.of(
-                                proc.pid()), proc.descendants().map(ProcessHandle::pid))).toList().forEach(pid ->
-                                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-                        ProcessRunner.killGroup(proc, "KILL");
-                        l.slot().thaw();
-                        stopped.remove(l);
+                        // a stopped process meets its SIGKILL before it runs on
+                        holders.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
                         Attribution w = l.who();
                         Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, w.runId(), w.callId(),
-                                w.tool(), w.command(), null, "a process of this command was working inside the "
-                                + "repository that was moved to the quarantine (its directory or an open file "
-                                + "there): the command was ended, so that nothing of it writes on in the quarantine");
+                                w.tool(), w.command(), null, holders.size() + " process(es) of this command were "
+                                + "working inside the repository that was moved to the quarantine (its directory or "
+                                + "an open file there): they were ended, so that nothing writes on in the quarantine");
                         log.record(v);
                         perCommand.computeIfAbsent(e.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
                                 .add(v);
@@ -1455,11 +1470,11 @@ final class NativeEngine implements AutoCloseable {
     }
 
     /**
-     * Whether a process of {@code l} (its control group's members, else its process tree) has its cwd or root, an
-     * open file or a file mapping on one of {@code keys}. Read from outside by following {@code /proc/<pid>/…}, which
-     * reaches the object itself in any mount namespace.
+     * The processes of {@code l} (its control group's members, else its process tree) whose cwd or root, an open file
+     * or a file mapping is one of {@code keys}. Read from outside by following {@code /proc/<pid>/…}, which reaches the
+     * object itself in any mount namespace.
      */
-    private static boolean holdsAny(Live l, Process proc, Set<Object> keys) {
+    private static List<Long> holders(Live l, Process proc, Set<Object> keys) {
         List<Long> pids = l.slot().members();
         if (pids == null) {
             pids = new ArrayList<>();
@@ -1468,6 +1483,7 @@ final class NativeEngine implements AutoCloseable {
                 pids.add(h.pid());
             }
         }
+        List<Long> out = new ArrayList<>();
         for (long pid : pids) {
             Path at = Path.of("/proc", Long.toString(pid));
             List<Path> refs = new ArrayList<>(List.of(at.resolve("cwd"), at.resolve("root")));
@@ -1482,14 +1498,15 @@ final class NativeEngine implements AutoCloseable {
                 try {
                     if (keys.contains(Files.readAttributes(ref, java.nio.file.attribute.BasicFileAttributes.class)
                             .fileKey())) {
-                        return true;
+                        out.add(pid);
+                        break;
                     }
                 } catch (IOException gone) {
                     // closed meanwhile (it is stopped: only by its end)
                 }
             }
         }
-        return false;
+        return out;
     }
 
     /** Records what interventions handled during a long-lived process's evaluation, attributed to {@code at}. */

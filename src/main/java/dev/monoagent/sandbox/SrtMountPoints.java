@@ -50,6 +50,8 @@ final class SrtMountPoints {
     /** Placeholders waiting in the stash: path → entry name there. */
     private final Map<Path, String> stashed = new HashMap<>();
     private long stashSeq;
+    /** Bumped whenever placeholders may come, go or move (see {@link #generation}). */
+    private long generation;
 
     /** {@code roots}: the writable roots (srt places nothing outside them: the rest is read-only already). */
     SrtMountPoints(Collection<Path> roots) {
@@ -92,9 +94,26 @@ final class SrtMountPoints {
      * way to one (srt binds an existing path over itself, so removing that placeholder would detach its bind).
      */
     synchronized void open(String id, Collection<Path> deniedPaths) {
+        generation++;
         Map<Path, Boolean> mine = nodes(deniedPaths);
         live.put(id, new LinkedHashSet<>(mine.keySet()));
         placed.addAll(mine.keySet());
+    }
+
+    /**
+     * A number that changes whenever placeholders may have come, gone or moved on the host: a wrap srt prepared ahead
+     * (deciding then which denied paths exist) fits only while it is unchanged.
+     */
+    synchronized long generation() {
+        return generation;
+    }
+
+    /** The wrap counted under {@code from} (before srt named it) is {@code to} from now on. */
+    synchronized void rekey(String from, String to) {
+        Set<Path> held = live.remove(from);
+        if (held != null) {
+            live.put(to, held);
+        }
     }
 
     /**
@@ -104,6 +123,7 @@ final class SrtMountPoints {
      * every one read-only over itself; they count as held by {@code id} until {@link #close}, which removes them.
      */
     synchronized List<Mark> openWarm(String id, Collection<Path> deniedPaths) {
+        generation++;
         Map<Path, Boolean> mine = nodes(deniedPaths);
         live.put(id, new LinkedHashSet<>(mine.keySet()));
         placed.addAll(mine.keySet());
@@ -338,12 +358,18 @@ final class SrtMountPoints {
         for (Path p : gone) {
             if (warmMade.containsKey(p) && shaped(p, 0)) {
                 toStash.add(p);
-            } else {
-                remove(p);
+            } else if (remove(p)) {
+                generation++;
             }
         }
-        for (Path p : toStash(toStash)) {
-            remove(p);
+        List<Path> left = toStash(toStash);
+        if (left.size() < toStash.size()) {
+            generation++;
+        }
+        for (Path p : left) {
+            if (remove(p)) {
+                generation++;
+            }
         }
         if (live.isEmpty()) {
             placed.clear();
@@ -454,10 +480,13 @@ final class SrtMountPoints {
         }
     }
 
-    /** Removes a leftover placeholder that still has its shape (nothing sandboxed is alive to swap it). */
-    private void remove(Path p) {
+    /**
+     * Removes a leftover placeholder that still has its shape (nothing sandboxed is alive to swap it); whether
+     * something was deleted.
+     */
+    private boolean remove(Path p) {
         if (!shaped(p, 0)) {
-            return;
+            return false;
         }
         try {
             if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
@@ -469,9 +498,9 @@ final class SrtMountPoints {
                     remove(c);
                 }
             }
-            Files.deleteIfExists(p);
+            return Files.deleteIfExists(p);
         } catch (IOException ignored) {
-            // gone already, or no longer empty: left as it is
+            return false; // gone already, or no longer empty: left as it is
         }
     }
 }

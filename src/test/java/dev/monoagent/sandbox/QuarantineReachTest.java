@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the host moved the repository to {@code .mono-agent/quarantine} (the state dir is read-only inside every sandbox by
  * path only), and went on writing there: it re-armed the quarantined repository with a {@code core.fsmonitor} config,
  * which a user's host {@code git status} in the quarantine ran. A process working inside what is moved to the
- * quarantine (cwd, root, an open file or mapping) is now ended instead of thawed.
+ * quarantine (cwd, root, an open file or mapping) is now ended instead of thawed; the rest of its command runs on.
  */
 class QuarantineReachTest {
     @TempDir
