@@ -155,7 +155,7 @@ class SandboxBenchmark {
             return;
         }
         Files.createDirectories(root);
-        List<?> points = (List<?>) m.invoke(null, root, env, new int[] {1_000, 10_000, 100_000}, 11);
+        List<?> points = (List<?>) m.invoke(null, root, env, new int[] {1_000, 10_000, 100_000}, 41);
         double base = -1;
         for (Object p : points) {
             int files = (int) p.getClass().getMethod("files").invoke(p);
