@@ -1396,8 +1396,6 @@ final class NativeEngine implements AutoCloseable {
                         .toList();
                 if (!moved.isEmpty()) {
                     Set<Object> inside = fileKeys(moved);
-                    String what = git.stream().filter(c -> c.quarantinedTo() != null).map(c -> c.path().toString())
-                            .findFirst().orElse(null);
                     for (Map.Entry<String, Live> e : now) {
                         Live l = e.getValue();
                         Process proc = l.process().get();
@@ -1410,7 +1408,7 @@ final class NativeEngine implements AutoCloseable {
                         holders.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
                         Attribution w = l.who();
                         Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, w.runId(), w.callId(),
-                                w.tool(), w.command(), what, holders.size() + " process(es) of this command were "
+                                w.tool(), w.command(), null, holders.size() + " process(es) of this command were "
                                 + "working inside the repository that was moved to the quarantine (its directory or "
                                 + "an open file there): they were ended, so that nothing writes on in the quarantine");
                         log.record(v);

@@ -107,7 +107,7 @@ class BlindSpotTest {
             ExecOutcome.Completed later = exec(sb, ws, "git init -q later");
             assertFalse(Files.exists(ws.resolve("later/.git"), LinkOption.NOFOLLOW_LINKS), "new nested repo kept");
             assertTrue(later.violations().stream().anyMatch(v -> v.tier() == Tier.DETECTED
-                    && v.target().endsWith("later/.git")), later.violations().toString());
+                    && v.target() != null && v.target().endsWith("later/.git")), later.violations().toString());
         }
     }
 }

@@ -78,7 +78,8 @@ class GitPlantedDuringCommandTest {
                 // the evaluation ends: the record carries its callId
                 List<Violation> vs = p.checkpoint("call-eval-7");
                 assertTrue(vs.stream().anyMatch(v -> "call-eval-7".equals(v.callId())
-                        && v.reason().contains("while the command ran") && v.target().endsWith("bg/.git")),
+                        && v.reason().contains("while the command ran") && v.target() != null
+                        && v.target().endsWith("bg/.git")),
                         vs.toString());
             } finally {
                 p.destroy();
