@@ -42,7 +42,8 @@ final class SrtMountPoints {
      * Where a warm command's placeholders wait between commands (null: none kept): a directory of the host's own in
      * the workspace's state dir (read-only inside every sandbox), on the workspace's filesystem, so moving one there
      * and back is a rename — and the warm shell's bind over it moves with it (a mount sits on the directory entry), so
-     * the next command finds it bound already. Entries are numbered, never named as the placeholder they are.
+     * the next command finds it bound already. Entries are numbered after an engine's own random prefix (two engines on
+     * one workspace never rename over each other's), never named as the placeholder they are.
      */
     private final Path stash;
     /** Placeholders made by {@link #openWarm} (the ones that may wait in the stash): path → whether a directory. */
@@ -50,6 +51,8 @@ final class SrtMountPoints {
     /** Placeholders waiting in the stash: path → entry name there. */
     private final Map<Path, String> stashed = new HashMap<>();
     private long stashSeq;
+    /** This engine's prefix for stash entries: two engines on one workspace never rename over each other's. */
+    private final String stashPrefix = java.util.HexFormat.of().formatHex(randomBytes()) + "-";
     /** Bumped whenever placeholders may come, go or move (see {@link #generation}). */
     private long generation;
 
@@ -223,7 +226,7 @@ final class SrtMountPoints {
             for (Map.Entry<Path, List<Path>> e : byParent.entrySet()) {
                 try (var from = NoFollowFs.openDir(e.getKey(), false)) {
                     for (Path p : e.getValue()) {
-                        String name = Long.toString(++stashSeq);
+                        String name = stashPrefix + (++stashSeq);
                         try {
                             from.move(p.getFileName(), to, Path.of(name));
                             stashed.put(p, name);
@@ -239,6 +242,12 @@ final class SrtMountPoints {
             byParent.values().forEach(rest::addAll);
         }
         return rest;
+    }
+
+    private static byte[] randomBytes() {
+        byte[] b = new byte[6];
+        new java.security.SecureRandom().nextBytes(b);
+        return b;
     }
 
     private void dropStashed(String name) {

@@ -162,14 +162,15 @@ class WarmPlaceholderTest {
     void theStashIsOutOfReachAndLosingItCostsNoProtection() throws Exception {
         String run = "run-" + UUID.randomUUID();
         bash(run, "one", "true");
-        // between commands the placeholders wait in the state dir, numbered, never under a denied name
+        // between commands the placeholders wait in the state dir, numbered (after the engine's own prefix), never
+        // under a denied name
         Path stash = ws.resolve(".mono-agent/warm-stash");
         List<String> held;
         try (Stream<Path> s = Files.list(stash)) {
             held = s.map(p -> p.getFileName().toString()).sorted().toList();
         }
         assertFalse(held.isEmpty(), "the stash holds the placeholders between commands");
-        assertTrue(held.stream().allMatch(n -> n.matches("[0-9]+")), held.toString());
+        assertTrue(held.stream().allMatch(n -> n.matches("[0-9a-f]{12}-[0-9]+")), held.toString());
         // while the shell is idle its placeholders sit there; a long-lived sandboxed process (a NodeRepl's kind)
         // runs meanwhile and goes at them: the state dir is read-only in every sandbox
         StartOutcome so = sb.start(new CommandSpec(List.of("/bin/bash", "-c", "n=0; for f in .mono-agent/warm-stash/*; "
