@@ -430,8 +430,8 @@ final class NativeEngine implements AutoCloseable {
         // another sandbox's .git placeholder (an empty directory) looks like a repository to srt's wrap: its entries
         // that would make it one are denied too (SrtMountPoints#REPOSITORY_ENTRIES)
         extras.addAll(mounts.repositoryEntriesOfPlaceholders());
-        // the prepared wrap has none of these per-command denies
-        // and only while no placeholder came, went or moved since srt prepared it (the layout leaves them out)
+        // the prepared wrap has none of these per-command denies, and fits only while no placeholder came, went or
+        // moved since srt prepared it (the layout leaves placeholders out)
         boolean reuse = allowReuse && extras.isEmpty() && before.layout().equals(preparedLayout)
                 && mounts.generation() == preparedGeneration;
         preparedLayout = null;
@@ -1477,11 +1477,7 @@ final class NativeEngine implements AutoCloseable {
     private static List<Long> holders(Live l, Process proc, Set<Object> keys) {
         List<Long> pids = l.slot().members();
         if (pids == null) {
-            pids = new ArrayList<>();
-            pids.add(proc.pid());
-            for (ProcessHandle h : (Iterable<ProcessHandle>) proc.descendants()::iterator) {
-                pids.add(h.pid());
-            }
+            pids = Freezer.tree(proc.toHandle()).stream().map(ProcessHandle::pid).toList();
         }
         List<Long> out = new ArrayList<>();
         for (long pid : pids) {

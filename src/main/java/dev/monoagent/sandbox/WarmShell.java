@@ -358,8 +358,7 @@ final class WarmShell implements AutoCloseable {
                 out.add(ident(pid));
             }
         } else {
-            out.add(ident(process.pid()));
-            process.descendants().forEach(h -> out.add(ident(h.pid())));
+            Freezer.tree(process.toHandle()).forEach(h -> out.add(ident(h.pid())));
         }
         out.removeIf(m -> m.endsWith("@?"));
         return out;
