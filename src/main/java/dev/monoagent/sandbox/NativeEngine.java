@@ -1388,8 +1388,8 @@ final class NativeEngine implements AutoCloseable {
                 if (git.isEmpty()) {
                     return;
                 }
-                // a stopped process working inside what goes to the quarantine (its cwd, root, an open file or a
-                // mapping there) would follow it into the state dir and write on in there (red team 4: it re-armed the
+                // a stopped process working inside what goes to the quarantine (its cwd, root or an open directory
+                // there) would follow it into the state dir and write on in there (red team 4: it re-armed the
                 // quarantined repository with a core.fsmonitor config): such a process is ended, not thawed; the
                 // rest of the command runs on
                 List<Path> moved = git.stream().map(ProtectedScan.Change::quarantinedTo).filter(q -> q != null)
@@ -1409,8 +1409,8 @@ final class NativeEngine implements AutoCloseable {
                         Attribution w = l.who();
                         Violation v = new Violation(Instant.now(), Tier.DETECTED, Kind.OTHER, w.runId(), w.callId(),
                                 w.tool(), w.command(), null, holders.size() + " process(es) of this command were "
-                                + "working inside the repository that was moved to the quarantine (its directory or "
-                                + "an open file there): they were ended, so that nothing writes on in the quarantine");
+                                + "working inside the repository that was moved to the quarantine (their directory was "
+                                + "in it): they were ended, so that nothing writes on in the quarantine");
                         log.record(v);
                         perCommand.computeIfAbsent(e.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
                                 .add(v);
@@ -1470,8 +1470,8 @@ final class NativeEngine implements AutoCloseable {
     }
 
     /**
-     * The processes of {@code l} (its control group's members, else its process tree) whose cwd or root, an open file
-     * or a file mapping is one of {@code keys}. Read from outside by following {@code /proc/<pid>/…}, which reaches the
+     * The processes of {@code l} (its control group's members, else its process tree) whose cwd, root or an open
+     * directory is one of {@code keys}. Read from outside by following {@code /proc/<pid>/…}, which reaches the
      * object itself in any mount namespace.
      */
     private static List<Long> holders(Live l, Process proc, Set<Object> keys) {
@@ -1483,17 +1483,17 @@ final class NativeEngine implements AutoCloseable {
         for (long pid : pids) {
             Path at = Path.of("/proc", Long.toString(pid));
             List<Path> refs = new ArrayList<>(List.of(at.resolve("cwd"), at.resolve("root")));
-            for (String dir : List.of("fd", "map_files")) {
-                try (var s = Files.list(at.resolve(dir))) {
-                    s.forEach(refs::add);
-                } catch (IOException | java.io.UncheckedIOException gone) {
-                    // gone, or not readable
-                }
+            try (var s = Files.list(at.resolve("fd"))) {
+                s.forEach(refs::add);
+            } catch (IOException | java.io.UncheckedIOException gone) {
+                // gone, or not readable
             }
             for (Path ref : refs) {
                 try {
-                    if (keys.contains(Files.readAttributes(ref, java.nio.file.attribute.BasicFileAttributes.class)
-                            .fileKey())) {
+                    var a = Files.readAttributes(ref, java.nio.file.attribute.BasicFileAttributes.class);
+                    // a directory it holds lets it make, rename or remove entries in there (put a .git back); an open
+                    // file only lets it rewrite that file, which the quarantine holds under a name host git ignores
+                    if (a.isDirectory() && keys.contains(a.fileKey())) {
                         out.add(pid);
                         break;
                     }

@@ -30,7 +30,7 @@ class QuarantineReachTest {
 
     private static String script(Path marker) {
         return "mkdir -p evil/.git/objects evil/.git/refs/heads && echo 'ref: refs/heads/main' > evil/.git/HEAD && "
-                + "cd evil/.git && for i in $(seq 1 100); do case $(pwd -P 2>/dev/null) in *mono-agent*) break;; "
+                + "{ cd evil/.git 2>/dev/null || { echo missed; exit 0; }; } && for i in $(seq 1 100); do case $(pwd -P 2>/dev/null) in *mono-agent*) break;; "
                 + "esac; sleep 0.1; done; echo cwd=$(pwd -P); (echo SECRET=1 > ../.env.local) 2>/dev/null && "
                 + "echo ENV-OK; cd .. 2>/dev/null && mv dot-git .git 2>/dev/null; printf '[core]\\n\\tfsmonitor = "
                 + "\"touch " + marker + "; false\"\\n' > .git/config 2>/dev/null && echo REARMED; echo end";
@@ -75,7 +75,8 @@ class QuarantineReachTest {
             }
         }
         assertFalse(Files.exists(marker), "host git ran a config the sandbox wrote into the quarantine: " + out);
-        assertTrue(vs.stream().anyMatch(v -> v.reason() != null && v.reason().contains("moved to the quarantine")),
-                "the ending is on the record: " + vs);
+        // (the repository may be moved out before the process gets into it: then there is nothing to end)
+        assertTrue(out.startsWith("missed") || vs.stream().anyMatch(v -> v.reason() != null
+                && v.reason().contains("moved to the quarantine")), "the ending is on the record: " + out + vs);
     }
 }
