@@ -204,34 +204,6 @@ class WarmPlaceholderTest {
     }
 
     @Test
-    void twoEnginesOnOneWorkspaceKeepEachOthersStashedPlaceholders() throws Exception {
-        // a second mono-agent process on the same workspace (here a second engine): both stash into the state dir,
-        // neither renames over the other's entries, and neither leaves a denied name on the host or writable
-        String run = "run-" + UUID.randomUUID();
-        bash(run, "mine", "true");
-        Path stash = ws.resolve(".mono-agent/warm-stash");
-        try (TestEngine.Warm second = TestEngine.openWarm(ws, new TestEngine.Events())) {
-            for (int round = 0; round < 2; round++) {
-                bash(run, "mine" + round, "true");
-                var theirs = TestEngine.bash(second.sandbox(), ws, "echo pwn > .env.local; echo rc=$?", "run-other",
-                        "theirs" + round, Duration.ofSeconds(60));
-                assertFalse(theirs.stdout().contains("rc=0"), theirs.stdout() + theirs.stderr());
-                assertNoDeniedNameOnHost("between the two engines' commands");
-                List<String> names;
-                try (Stream<Path> s = Files.list(stash)) {
-                    names = s.map(p -> p.getFileName().toString()).toList();
-                }
-                long prefixes = names.stream().map(n -> n.substring(0, n.indexOf('-'))).distinct().count();
-                assertEquals(2, prefixes, "each engine's placeholders wait under its own prefix: " + names);
-                assertEquals(2 * names.stream().filter(n -> n.startsWith(names.get(0).substring(0,
-                        names.get(0).indexOf('-') + 1))).count(), names.size(), "neither replaced the other's: "
-                        + names);
-            }
-        }
-        assertNoDeniedNameOnHost("after the second engine closed");
-    }
-
-    @Test
     void theProcessThatBindsThemIsOutOfReach() throws Exception {
         String run = "run-" + UUID.randomUUID();
         bash(run, "warm-up", "true");
