@@ -191,6 +191,33 @@ final class WarmShell implements AutoCloseable {
     }
 
     /**
+     * Tells the shell a command follows: it forks that command's process now (in its own session and user namespace,
+     * waiting for its request), so the fork is done while the host does its own work before the command. Only between
+     * commands, after the previous one was swept and checked; a failure here is a doubt like any other.
+     */
+    void forkAhead() {
+        if (!usable()) {
+            return;
+        }
+        try {
+            send(JSON.writeValueAsBytes(JSON.createObjectNode().put("op", "fork")));
+        } catch (IOException e) {
+            doubt("the warm shell's request channel failed: " + e.getMessage());
+        }
+    }
+
+    private void send(byte[] body) throws IOException {
+        byte[] head = (body.length + " " + HexFormat.of().formatHex(hmac("req\n", body)) + "\n")
+                .getBytes(StandardCharsets.US_ASCII);
+        OutputStream in = process.getOutputStream();
+        synchronized (in) {
+            in.write(head);
+            in.write(body);
+            in.flush();
+        }
+    }
+
+    /**
      * Runs one command, binding {@code marks} (srt's placeholders for it) read-only in the shell first. {@code env} is
      * the whole sandbox environment for it (srt's own variables are added inside);
      * output is bounded per stream at {@code maxBytes}, the timeout ends its process group (SIGTERM, SIGKILL a second
@@ -229,15 +256,7 @@ final class WarmShell implements AutoCloseable {
             if (stdin != null) {
                 req.put("stdin", stdin);
             }
-            byte[] body = JSON.writeValueAsBytes(req);
-            byte[] head = (body.length + " " + HexFormat.of().formatHex(hmac("req\n", body)) + "\n")
-                    .getBytes(StandardCharsets.US_ASCII);
-            OutputStream in = process.getOutputStream();
-            synchronized (in) {
-                in.write(head);
-                in.write(body);
-                in.flush();
-            }
+            send(JSON.writeValueAsBytes(req));
         } catch (IOException e) {
             doubt("the warm shell's request channel failed: " + e.getMessage());
             return new Outcome.NotRun(broken);

@@ -176,6 +176,9 @@ if (!PERL || MOUNT_NR === undefined || UNSHARE_NR === undefined) {
 const TEMPLATES = fs.mkdtempSync('/dev/shm/.mono-agent-warm-tpl-');
 fs.writeFileSync(TEMPLATES + '/f', '', { mode: 0o444, flag: 'wx' });
 fs.mkdirSync(TEMPLATES + '/d', 0o555);
+// their identities, taken before any command exists: a path whose entry is one of them is under our bind (nothing else
+// in the workspace can be this inode of this private tmpfs, and only this namespace's root can bind here)
+const TPL = { f: fs.statSync(TEMPLATES + '/f', { bigint: true }), d: fs.statSync(TEMPLATES + '/d', { bigint: true }) };
 // The helper: one small Perl process, root of this namespace too, that makes the mount(2) calls and starts each
 // command. A command is forked from it (a small process, not this server), put in a session of its own, moved into a
 // child user namespace of its own (unshare(2), the host's uid/gid mapped; no capability in this one) and exec'ed with
@@ -214,10 +217,11 @@ sub bind_marks {
   print(@err ? 'err ' . join('; ', @err) . "\\n" : "ok\\n");
 }
 sub child_fail { my ($w, $m) = @_; syswrite($w, $m); POSIX::_exit(127); }
-sub start {
+# a start request: lines "c <cwd>", "i|o|e <path> <dev:ino>" or "i|o|e -" (/dev/null), "a <arg>", "v <name=value>"
+# (values hex), then "."; undef when malformed
+sub parse_start {
   my (@argv, %env, $cwd, %io);
-  while (defined(my $l = <STDIN>)) {
-    chomp $l; last if $l eq '.';
+  for my $l (@_) {
     my ($k, $hex) = split / /, $l, 2; $hex = '' unless defined $hex;
     my $v = pack('H*', $hex);
     if ($k eq 'a') { push @argv, $v; }
@@ -225,33 +229,25 @@ sub start {
     elsif ($k eq 'c') { $cwd = $v; }
     elsif ($k =~ /^[ioe]$/ && $hex eq '-') { $io{$k} = undef; }
     elsif ($k =~ /^[ioe]$/ && $hex =~ /^([0-9a-f]+) ([0-9]+:[0-9]+)$/) { $io{$k} = [pack('H*', $1), $2]; }
-    else { die "bad start line"; }
+    else { return undef; }
   }
-  die "bad start" unless @argv && defined $cwd && 3 == grep { exists $io{$_} } qw(i o e);
-  my @fh;
-  for my $k (qw(i o e)) {
-    my $f = $io{$k}; my $h;
-    # a FIFO's write end is opened non-blocking (no reader: fails instead of waiting), then made blocking again
-    my $mode = !defined $f ? ($k eq 'i' ? O_RDONLY : O_WRONLY) : $k eq 'i' ? O_RDONLY | O_NOFOLLOW
-      : O_WRONLY | O_NOFOLLOW | O_NONBLOCK;
-    if (!sysopen($h, defined $f ? $f->[0] : '/dev/null', $mode)) {
-      print 'fail ' . unpack('H*', "stdio: $!") . "\\n"; return;
-    }
-    if (defined $f) {
-      my @st = stat($h);
-      if ("$st[0]:$st[1]" ne $f->[1]) { print 'fail ' . unpack('H*', "stdio: not the server's file") . "\\n"; return; }
-      if ($k ne 'i') { my $fl = fcntl($h, F_GETFL, 0); fcntl($h, F_SETFL, $fl & ~O_NONBLOCK) or die "fcntl: $!"; }
-    }
-    push @fh, $h;
-  }
+  return undef unless @argv && defined $cwd && 3 == grep { exists $io{$_} } qw(i o e);
+  return [\\@argv, \\%env, $cwd, \\%io];
+}
+# The next command's process, forked ahead (on the host's word, while it does its own work before the command): in a
+# session and a child user namespace of its own already (the host's uid/gid mapped: no capability in this one), it
+# waits for its start request on a pipe of its own. Only ever one, and only between commands: the host asks for it
+# once the previous command was swept, so nothing of that command can reach it.
+my $pre;
+sub prefork {
+  return if $pre;
+  pipe(my $cr, my $cw) or die "pipe: $!";
   pipe(my $er, my $ew) or die "pipe: $!";
   my $pid = fork;
   die "fork: $!" unless defined $pid;
   if ($pid == 0) {
-    close $er;
-    for my $i (0 .. 2) { POSIX::dup2(fileno($fh[$i]), $i) // child_fail($ew, "dup2: $!"); }
+    close $cw; close $er;
     defined POSIX::setsid() or child_fail($ew, "setsid: $!");
-    chdir $cwd or child_fail($ew, "$cwd: $!");
     syscall($unshare, 0x10000000) == 0 or child_fail($ew, "unshare: $!");
     for (['setgroups', 'deny'], ['uid_map', "$uid 0 1"], ['gid_map', "$gid 0 1"]) {
       my ($f, $m) = @$_;
@@ -259,11 +255,47 @@ sub start {
       (sysopen($h, "/proc/self/$f", O_WRONLY) && syswrite($h, $m)) or child_fail($ew, "$f: $!");
       close $h;
     }
-    %ENV = %env;
-    { no warnings; exec { $argv[0] } @argv; }
-    child_fail($ew, "$argv[0]: $!");
+    my @lines;
+    while (defined(my $l = <$cr>)) { chomp $l; last if $l eq '.'; push @lines, $l; }
+    close $cr;
+    my $s = parse_start(@lines) or child_fail($ew, "no start request");
+    my ($argv, $env, $cwd, $io) = @$s;
+    my @fh;
+    for my $k (qw(i o e)) {
+      my $f = $io->{$k}; my $h;
+      # a FIFO's write end is opened non-blocking (no reader: fails instead of waiting), then made blocking again
+      my $mode = !defined $f ? ($k eq 'i' ? O_RDONLY : O_WRONLY) : $k eq 'i' ? O_RDONLY | O_NOFOLLOW
+        : O_WRONLY | O_NOFOLLOW | O_NONBLOCK;
+      sysopen($h, defined $f ? $f->[0] : '/dev/null', $mode) or child_fail($ew, "stdio: $!");
+      if (defined $f) {
+        my @st = stat($h);
+        "$st[0]:$st[1]" eq $f->[1] or child_fail($ew, "stdio: not the server's file");
+        if ($k ne 'i') { my $fl = fcntl($h, F_GETFL, 0); fcntl($h, F_SETFL, $fl & ~O_NONBLOCK) or child_fail($ew, "fcntl: $!"); }
+      }
+      push @fh, $h;
+    }
+    for my $i (0 .. 2) { POSIX::dup2(fileno($fh[$i]), $i) // child_fail($ew, "dup2: $!"); }
+    chdir $cwd or child_fail($ew, "$cwd: $!");
+    %ENV = %$env;
+    { no warnings; exec { $argv->[0] } @$argv; }
+    child_fail($ew, "$argv->[0]: $!");
   }
-  close $ew; close $_ for @fh;
+  close $cr; close $ew;
+  $pre = [$pid, $cw, $er];
+}
+sub start {
+  my @lines; my $end = 0;
+  while (defined(my $l = <STDIN>)) { chomp $l; if ($l eq '.') { $end = 1; last; } push @lines, $l; }
+  die "bad start" unless $end && parse_start(@lines);
+  prefork();
+  my ($pid, $cw, $er) = @$pre; $pre = undef;
+  {
+    # a child that failed before reading (unshare refused) is reported through its error pipe below
+    local $SIG{PIPE} = 'IGNORE';
+    my $req = join("\\n", @lines, '.') . "\\n";
+    for (my $off = 0; $off < length $req;) { my $n = syswrite($cw, $req, length($req) - $off, $off); last unless $n; $off += $n; }
+  }
+  close $cw;
   my $why = ''; sysread($er, $why, 4096); close $er;
   if ($why ne '') { waitpid($pid, 0); print 'fail ' . unpack('H*', $why) . "\\n"; return; }
   print "pid $pid\\n";
@@ -275,6 +307,7 @@ while (defined(my $l = <STDIN>)) {
   chomp $l;
   if ($l =~ /^b ([0-9]+)$/) { bind_marks($1); }
   elsif ($l eq 'r') { start(); }
+  elsif ($l eq 'f') { prefork(); }
   else { die "bad request"; }
 }`;
 if (!PERL.startsWith('/')) process.exit(3);
@@ -297,25 +330,19 @@ mounter.stdout.on('data', (b) => {
 });
 // the mounter gone is a doubt like any other: the host sees this server exit and kills the sandbox
 mounter.on('exit', () => process.exit(9));
-// The read-only mount points of this namespace now. A bind the host's removal of its placeholder detached is not
-// among them (nor one a command made: it has no capability here, and its own namespaces are not this one's).
-function readOnlyMounts() {
-  const out = new Set();
-  const unescape = (f) => Buffer.from(f.replace(/\\([0-7]{3})/g, (m, o) => String.fromCharCode(parseInt(o, 8))),
-    'latin1').toString('utf8');
-  for (const line of fs.readFileSync('/proc/self/mountinfo', 'latin1').split('\n')) {
-    const f = line.split(' ');
-    if (f.length > 5 && f[5].split(',').includes('ro')) out.add(unescape(f[4]));
-  }
-  return out;
+// Whether the entry at p is the read-only template bound over it (a bind the host's removal of its placeholder detached
+// is not; one moved to the stash and back still is: the mount sits on the directory entry).
+function boundHere(p, dir) {
+  let st;
+  try { st = fs.lstatSync(p, { bigint: true }); } catch (e) { return false; }
+  const t = dir ? TPL.d : TPL.f;
+  return st.dev === t.dev && st.ino === t.ino;
 }
 
 function bindMarks(all, done) {
   if (!Array.isArray(all) || all.length === 0) { done('ok'); return; }
-  // a placeholder whose bind is still in place (a burst of commands) is not bound again
-  let bound;
-  try { bound = readOnlyMounts(); } catch (e) { done('err mountinfo: ' + e.code); return; }
-  const marks = all.filter((m) => m === null || typeof m.p !== 'string' || m.probe || !bound.has(m.p));
+  // a placeholder whose bind is still in place (back from the stash) is not bound again
+  const marks = all.filter((m) => m === null || typeof m.p !== 'string' || m.probe || !boundHere(m.p, m.d === true));
   if (marks.length === 0) { done('ok'); return; }
   const lines = ['b ' + marks.length];
   for (const m of marks) {
@@ -611,8 +638,15 @@ function parse() {
     if (!crypto.timingSafeEqual(mac('req\n', body), Buffer.from(m[2], 'hex'))) process.exit(4);
     let req;
     try { req = JSON.parse(body.toString('utf8')); } catch (e) { process.exit(4); }
-    if (req === null || typeof req !== 'object' || req.op !== 'run' || !Number.isSafeInteger(req.id)
-        || typeof req.nonce !== 'string' || !Array.isArray(req.argv) || busy || !mountsProven) process.exit(4);
+    if (req === null || typeof req !== 'object' || busy || !mountsProven) process.exit(4);
+    if (req.op === 'fork') {
+      // the host is about to send a command: its process is forked now, while the host does its own work first
+      mounter.stdin.write('f\n');
+      continue;
+    }
+    if (req.op !== 'run' || !Number.isSafeInteger(req.id) || typeof req.nonce !== 'string' || !Array.isArray(req.argv)) {
+      process.exit(4);
+    }
     busy = true;
     run(req);
   }
