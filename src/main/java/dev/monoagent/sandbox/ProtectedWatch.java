@@ -73,6 +73,8 @@ final class ProtectedWatch implements AutoCloseable {
     private final Supplier<Collection<Path>> denyLiterals;
     private final WatchService service;
     private final Map<WatchKey, Dir> dirs = new ConcurrentHashMap<>();
+    /** The key last registered for each path (see {@link #register}). */
+    private final Map<Path, WatchKey> byPath = new ConcurrentHashMap<>();
     private final List<Seen> seen = new ArrayList<>();
     private final AtomicLong seq = new AtomicLong();
     private final Path syncDir;
@@ -295,7 +297,10 @@ final class ProtectedWatch implements AutoCloseable {
             refresh(dir.path().resolve(name), current && ev.kind() == StandardWatchEventKinds.ENTRY_CREATE);
         }
         if (!key.reset()) {
-            dirs.remove(key);
+            Dir gone = dirs.remove(key);
+            if (gone != null) {
+                byPath.remove(gone.path(), key);
+            }
         }
     }
 
@@ -482,9 +487,23 @@ final class ProtectedWatch implements AutoCloseable {
         if (failFrom > 0 && registrations.incrementAndGet() >= failFrom) {
             throw new IOException("User limit of inotify watches reached");
         }
+        // a directory that left and came back (a warm command's placeholder moved to the stash and back, two per
+        // command) is the same inode, and inotify's watch went with it: its valid key stands, with no second
+        // registration (a round trip through the JDK's poller thread each). A watch removed with its directory is
+        // cancelled by the poller before any later event of the parent reaches us, so a reused inode never matches.
+        WatchKey known = byPath.get(d);
+        if (known != null && known.isValid()) {
+            Dir was = dirs.get(known);
+            BasicFileAttributes now = Files.readAttributes(d, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (was != null && was.path().equals(d) && now.isDirectory()
+                    && Objects.equals(was.fileKey(), now.fileKey())) {
+                return;
+            }
+        }
         WatchKey k = d.register(service, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_DELETE);
         BasicFileAttributes a = Files.readAttributes(d, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         dirs.put(k, new Dir(d, a.fileKey()));
+        byPath.put(d, k);
     }
 
     @Override

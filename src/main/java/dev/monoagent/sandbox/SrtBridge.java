@@ -335,6 +335,43 @@ final class SrtBridge implements AutoCloseable {
         return send(req).await(timeout);
     }
 
+    /**
+     * The time of an engine event, as the bridge writes it ({@code Date.toISOString()}: {@code
+     * 2026-12-02T07:43:16.544Z}) read directly — a few of these arrive with every warm command (srt's monitor sees the
+     * shell's own user-namespace and pipe writes), and {@link Instant#parse} costs tens of microseconds each; any other
+     * form goes through it.
+     */
+    static Instant isoTime(String s) {
+        if (s.length() == 24 && "dddd-dd-ddTdd:dd:dd.dddZ".equals(shape(s))) {
+            try {
+                long day = java.time.LocalDate.of(num(s, 0, 4), num(s, 5, 7), num(s, 8, 10)).toEpochDay();
+                int h = num(s, 11, 13);
+                int m = num(s, 14, 16);
+                int sec = num(s, 17, 19);
+                if (h < 24 && m < 60 && sec < 60) {
+                    return Instant.ofEpochSecond(day * 86_400 + h * 3_600L + m * 60L + sec, num(s, 20, 23) * 1_000_000L);
+                }
+            } catch (java.time.DateTimeException e) {
+                // no such date: Instant.parse says so below
+            }
+        }
+        return Instant.parse(s);
+    }
+
+    private static String shape(String s) {
+        char[] c = s.toCharArray();
+        for (int i = 0; i < c.length; i++) {
+            if (c[i] >= '0' && c[i] <= '9') {
+                c[i] = 'd';
+            }
+        }
+        return new String(c);
+    }
+
+    private static int num(String s, int from, int to) {
+        return Integer.parseInt(s, from, to, 10);
+    }
+
     private void readLoop() {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8))) {
@@ -351,7 +388,7 @@ final class SrtBridge implements AutoCloseable {
                 } else if (event.equals("violation")) {
                     Instant t;
                     try {
-                        t = Instant.parse(n.path("time").asText());
+                        t = isoTime(n.path("time").asText());
                     } catch (RuntimeException e) {
                         t = Instant.now();
                     }
