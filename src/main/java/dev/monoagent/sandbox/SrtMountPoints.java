@@ -98,7 +98,7 @@ final class SrtMountPoints {
      */
     synchronized void open(String id, Collection<Path> deniedPaths) {
         generation++;
-        Map<Path, Boolean> mine = nodes(deniedPaths);
+        Map<Path, Boolean> mine = nodes(deniedPaths, new HashSet<>());
         live.put(id, new LinkedHashSet<>(mine.keySet()));
         placed.addAll(mine.keySet());
     }
@@ -127,7 +127,8 @@ final class SrtMountPoints {
      */
     synchronized List<Mark> openWarm(String id, Collection<Path> deniedPaths) {
         generation++;
-        Map<Path, Boolean> mine = nodes(deniedPaths);
+        Set<Path> absent = new HashSet<>();
+        Map<Path, Boolean> mine = nodes(deniedPaths, absent);
         live.put(id, new LinkedHashSet<>(mine.keySet()));
         placed.addAll(mine.keySet());
         List<Mark> out = new ArrayList<>();
@@ -142,7 +143,7 @@ final class SrtMountPoints {
             }
         });
         mine.forEach((p, dir) -> {
-            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+            if (absent.contains(p)) {
                 if (stashed.containsKey(p) && !dir.equals(warmMade.get(p))) {
                     dropStashed(stashed.remove(p)); // the same name now stands for the other kind
                 }
@@ -315,8 +316,11 @@ final class SrtMountPoints {
         }
     }
 
-    /** Per node (first missing component, or a placeholder already there): whether it stands for a missing parent. */
-    private Map<Path, Boolean> nodes(Collection<Path> deniedPaths) {
+    /**
+     * Per node (first missing component, or a placeholder already there): whether it stands for a missing parent.
+     * The nodes found absent (not placeholders already there) are added to {@code absent}.
+     */
+    private Map<Path, Boolean> nodes(Collection<Path> deniedPaths, Set<Path> absent) {
         Map<Path, Boolean> mine = new java.util.LinkedHashMap<>();
         for (Path raw : deniedPaths) {
             Path d = raw.toAbsolutePath().normalize();
@@ -325,7 +329,7 @@ final class SrtMountPoints {
                 continue;
             }
             denied.add(d);
-            Path first = firstMissing(root, d);
+            Path first = firstMissing(root, d, absent);
             if (first != null) {
                 mine.merge(first, !first.equals(d), Boolean::logicalOr);
             }
@@ -443,11 +447,15 @@ final class SrtMountPoints {
     }
 
     /** The first component of {@code d} below {@code root} that is absent or one of the placeholders placed. */
-    private Path firstMissing(Path root, Path d) {
+    private Path firstMissing(Path root, Path d, Set<Path> absent) {
         Path acc = root;
         for (Path part : root.relativize(d)) {
             acc = acc.resolve(part);
-            if (!Files.exists(acc, LinkOption.NOFOLLOW_LINKS) || (placed.contains(acc) && shaped(acc, 0))) {
+            if (!Files.exists(acc, LinkOption.NOFOLLOW_LINKS)) {
+                absent.add(acc);
+                return acc;
+            }
+            if (placed.contains(acc) && shaped(acc, 0)) {
                 return acc;
             }
             if (!Files.isDirectory(acc, LinkOption.NOFOLLOW_LINKS)) {
