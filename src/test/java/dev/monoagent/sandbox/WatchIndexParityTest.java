@@ -249,4 +249,60 @@ class WatchIndexParityTest {
         assertTrue(flagged.contains(ws.resolve("bare")), flagged.toString());
         assertTrue(flagged.contains(ws.resolve("sub3/.git")), flagged.toString());
     }
+
+    /**
+     * The watch keeps the key of a directory that leaves the watched tree and comes back as the same inode (a warm
+     * placeholder dir moved to the state dir's stash and back, twice per command) instead of registering it again. A
+     * different directory at that path, while the old one is still alive in the stash, must get a watch of its own, and
+     * so must the old one at a new path: each then reports what is created in it.
+     */
+    @Test
+    void aDirectoryBackFromTheStashIsStillWatchedAndAnotherAtItsPathGetsItsOwnWatch() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws"));
+        Path stash = Files.createDirectories(ws.resolve(".mono-agent/warm-stash"));
+        Path claude = Files.createDirectories(ws.resolve(".claude"));
+        Policy p = policy(ws);
+        ProtectedWatch w = start(p);
+        assertSame(p, w, "at start");
+        for (int i = 0; i < 20; i++) {
+            Files.move(claude, stash.resolve("x"));
+            assertTrue(w.sync());
+            Files.move(stash.resolve("x"), claude);
+            assertTrue(w.sync());
+        }
+        long m1 = w.mark();
+        Files.writeString(claude.resolve(".env.leak"), "x");
+        assertSame(p, w, "after a file was made in the directory back from the stash");
+        assertTrue(w.createdSince(m1).contains(claude.resolve(".env.leak")), "no event from the kept watch");
+
+        // the old directory waits in the stash (its watch still valid) while another is made at its path
+        Files.delete(claude.resolve(".env.leak"));
+        Files.move(claude, stash.resolve("old"));
+        Files.createDirectory(claude);
+        assertTrue(w.sync());
+        long m2 = w.mark();
+        Files.writeString(claude.resolve(".env.other"), "x");
+        assertSame(p, w, "after a file was made in a new directory at the same path");
+        assertTrue(w.createdSince(m2).contains(claude.resolve(".env.other")),
+                "the new directory at the old one's path was not watched: " + w.createdSince(m2));
+
+        // and the old one comes back under another name
+        Path moved = ws.resolve("elsewhere");
+        Files.move(stash.resolve("old"), moved);
+        assertTrue(w.sync());
+        long m3 = w.mark();
+        Files.writeString(moved.resolve(".env.moved"), "x");
+        assertSame(p, w, "after a file was made in the old directory at a new path");
+        assertTrue(w.createdSince(m3).contains(moved.resolve(".env.moved")), w.createdSince(m3).toString());
+
+        // deleted and made again (the inode number may be reused): watched again
+        Files.delete(claude.resolve(".env.other"));
+        Files.delete(claude);
+        Files.createDirectory(claude);
+        assertTrue(w.sync());
+        long m4 = w.mark();
+        Files.writeString(claude.resolve(".env.again"), "x");
+        assertSame(p, w, "after the directory was deleted and made again");
+        assertTrue(w.createdSince(m4).contains(claude.resolve(".env.again")), w.createdSince(m4).toString());
+    }
 }
