@@ -192,8 +192,9 @@ final class WarmShell implements AutoCloseable {
 
     /**
      * Tells the shell a command follows: it forks that command's process now (in its own session and user namespace,
-     * waiting for its request), so the fork is done while the host does its own work before the command. Only between
-     * commands, after the previous one was swept and checked; a failure here is a doubt like any other.
+     * waiting for its request), so the fork is done while the host does other work. Only between commands: after the
+     * previous one was swept and checked (then at once, and again when the next command is about to be sent, which
+     * forks nothing when one is waiting already); a failure here is a doubt like any other.
      */
     void forkAhead() {
         if (!usable()) {
@@ -316,6 +317,10 @@ final class WarmShell implements AutoCloseable {
                         if (doubt != null) {
                             doubt(doubt);
                             kill();
+                        } else {
+                            // swept and checked: the next command's process can be forked now, while the host
+                            // finishes this one and the agent decides on the next
+                            forkAhead();
                         }
                         return new Outcome.Ran(result(d.path("exit").asInt(1), d.path("signal").asInt(0), out, err,
                                 truncated || d.path("truncated").asBoolean(), d.path("timedOut").asBoolean(), t0),

@@ -5,7 +5,7 @@
 //
 // Isolation from the commands it runs. This server is root of a user namespace of its own (srt wraps `unshare --user
 // --map-root-user --mount -- node …`), which owns the mount namespace the commands run in. Each command is started
-// through `unshare --user` (a child user namespace, the host's uid/gid mapped): it holds no capability in this one, so
+// by the Perl helper below in a child user namespace (the host's uid/gid mapped): it holds no capability in this one, so
 // it cannot ptrace this server or the mounter, read or write their memory, open their descriptors through
 // /proc/<pid>/fd (all need CAP_SYS_PTRACE here), or unmount anything here (mounts it copies into a namespace of its
 // own come locked). The command's stdout/stderr are pipes this server owns; they are never the control channel.
@@ -180,10 +180,12 @@ fs.mkdirSync(TEMPLATES + '/d', 0o555);
 // in the workspace can be this inode of this private tmpfs, and only this namespace's root can bind here)
 const TPL = { f: fs.statSync(TEMPLATES + '/f', { bigint: true }), d: fs.statSync(TEMPLATES + '/d', { bigint: true }) };
 // The helper: one small Perl process, root of this namespace too, that makes the mount(2) calls and starts each
-// command. A command is forked from it (a small process, not this server), put in a session of its own, moved into a
-// child user namespace of its own (unshare(2), the host's uid/gid mapped; no capability in this one) and exec'ed with
-// its cwd, environment and stdio: the server's descriptors for them, reopened through /proc/<server>/fd, so no path is
-// involved. The helper then waits for it and reports its exit status.
+// command. A command's process is forked from it (a small process, not this server) ahead of the command, when the
+// host says one follows (after the previous one was swept): put in a session of its own, moved into a child user
+// namespace of its own (unshare(2), the host's uid/gid mapped; no capability in this one), it opens the pipes this
+// server opened ahead for it and waits on a pipe of its own for its request; then it takes its cwd, environment and
+// stdio (files at paths this server made, each checked to be the one it opened: device and inode) and execs. The
+// helper then waits for it and reports its exit status.
 const HELPER = `use strict; use POSIX (); use Fcntl qw(O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW O_DIRECTORY O_NONBLOCK F_GETFL F_SETFL);
 my $nr = 0 + shift @ARGV; my $prctl = 0 + shift @ARGV; my $unshare = 0 + shift @ARGV;
 my ($tf, $td, $uid, $gid) = @ARGV; $| = 1;
@@ -217,6 +219,21 @@ sub bind_marks {
   print(@err ? 'err ' . join('; ', @err) . "\\n" : "ok\\n");
 }
 sub child_fail { my ($w, $m) = @_; syswrite($w, $m); POSIX::_exit(127); }
+# one of the command's stdio: $f undef (/dev/null) or [path, "dev:ino"] (the server's file, checked to be it);
+# the handle, or undef and why
+sub open_io {
+  my ($k, $f) = @_; my $h;
+  # a FIFO's write end is opened non-blocking (no reader: fails instead of waiting), then made blocking again
+  my $mode = !defined $f ? ($k eq 'i' ? O_RDONLY : O_WRONLY) : $k eq 'i' ? O_RDONLY | O_NOFOLLOW
+    : O_WRONLY | O_NOFOLLOW | O_NONBLOCK;
+  sysopen($h, defined $f ? $f->[0] : '/dev/null', $mode) or return (undef, "stdio: $!");
+  if (defined $f) {
+    my @st = stat($h);
+    "$st[0]:$st[1]" eq $f->[1] or return (undef, "stdio: not the server's file");
+    if ($k ne 'i') { my $fl = fcntl($h, F_GETFL, 0); fcntl($h, F_SETFL, $fl & ~O_NONBLOCK) or return (undef, "fcntl: $!"); }
+  }
+  return ($h, undef);
+}
 # a start request: lines "c <cwd>", "i|o|e <path> <dev:ino>" or "i|o|e -" (/dev/null), "a <arg>", "v <name=value>"
 # (values hex), then "."; undef when malformed
 sub parse_start {
@@ -240,6 +257,7 @@ sub parse_start {
 # once the previous command was swept, so nothing of that command can reach it.
 my $pre;
 sub prefork {
+  my (%ahead) = @_;
   return if $pre;
   pipe(my $cr, my $cw) or die "pipe: $!";
   pipe(my $er, my $ew) or die "pipe: $!";
@@ -255,6 +273,10 @@ sub prefork {
       (sysopen($h, "/proc/self/$f", O_WRONLY) && syswrite($h, $m)) or child_fail($ew, "$f: $!");
       close $h;
     }
+    # the pipes the server opened ahead for the next command, opened now too (while no command exists); used when
+    # its request names the same ones
+    my %early;
+    for my $k (keys %ahead) { my ($h) = open_io($k, $ahead{$k}); $early{$k} = [$ahead{$k}, $h] if $h; }
     my @lines;
     while (defined(my $l = <$cr>)) { chomp $l; last if $l eq '.'; push @lines, $l; }
     close $cr;
@@ -262,16 +284,10 @@ sub prefork {
     my ($argv, $env, $cwd, $io) = @$s;
     my @fh;
     for my $k (qw(i o e)) {
-      my $f = $io->{$k}; my $h;
-      # a FIFO's write end is opened non-blocking (no reader: fails instead of waiting), then made blocking again
-      my $mode = !defined $f ? ($k eq 'i' ? O_RDONLY : O_WRONLY) : $k eq 'i' ? O_RDONLY | O_NOFOLLOW
-        : O_WRONLY | O_NOFOLLOW | O_NONBLOCK;
-      sysopen($h, defined $f ? $f->[0] : '/dev/null', $mode) or child_fail($ew, "stdio: $!");
-      if (defined $f) {
-        my @st = stat($h);
-        "$st[0]:$st[1]" eq $f->[1] or child_fail($ew, "stdio: not the server's file");
-        if ($k ne 'i') { my $fl = fcntl($h, F_GETFL, 0); fcntl($h, F_SETFL, $fl & ~O_NONBLOCK) or child_fail($ew, "fcntl: $!"); }
-      }
+      my $f = $io->{$k}; my $e = delete $early{$k};
+      if (defined $f && $e && $e->[0][0] eq $f->[0] && $e->[0][1] eq $f->[1]) { push @fh, $e->[1]; next; }
+      my ($h, $why) = open_io($k, $f);
+      child_fail($ew, $why) unless $h;
       push @fh, $h;
     }
     for my $i (0 .. 2) { POSIX::dup2(fileno($fh[$i]), $i) // child_fail($ew, "dup2: $!"); }
@@ -286,7 +302,7 @@ sub prefork {
 sub start {
   my @lines; my $end = 0;
   while (defined(my $l = <STDIN>)) { chomp $l; if ($l eq '.') { $end = 1; last; } push @lines, $l; }
-  die "bad start" unless $end && parse_start(@lines);
+  die "bad start" unless $end; # the child reads it (parse_start) and reports what it cannot use
   prefork();
   my ($pid, $cw, $er) = @$pre; $pre = undef;
   {
@@ -307,7 +323,7 @@ while (defined(my $l = <STDIN>)) {
   chomp $l;
   if ($l =~ /^b ([0-9]+)$/) { bind_marks($1); }
   elsif ($l eq 'r') { start(); }
-  elsif ($l eq 'f') { prefork(); }
+  elsif ($l =~ /^f(?: ([0-9a-f]+) ([0-9]+:[0-9]+) ([0-9a-f]+) ([0-9]+:[0-9]+))?$/) { prefork(defined $1 ? (o => [pack('H*', $1), $2], e => [pack('H*', $3), $4]) : ()); }
   else { die "bad request"; }
 }`;
 if (!PERL.startsWith('/')) process.exit(3);
@@ -640,8 +656,11 @@ function parse() {
     try { req = JSON.parse(body.toString('utf8')); } catch (e) { process.exit(4); }
     if (req === null || typeof req !== 'object' || busy || !mountsProven) process.exit(4);
     if (req.op === 'fork') {
-      // the host is about to send a command: its process is forked now, while the host does its own work first
-      mounter.stdin.write('f\n');
+      // a command follows: its process is forked now, while the host does its own work, and opens the pipes this
+      // server opened ahead for it
+      openAhead();
+      const ahead = nextFifos === null ? '' : ' ' + nextFifos.map((f) => hex(f.path) + ' ' + f.id).join(' ');
+      mounter.stdin.write('f' + ahead + '\n');
       continue;
     }
     if (req.op !== 'run' || !Number.isSafeInteger(req.id) || typeof req.nonce !== 'string' || !Array.isArray(req.argv)) {

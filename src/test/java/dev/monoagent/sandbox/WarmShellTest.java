@@ -107,6 +107,22 @@ class WarmShellTest {
         assertEquals(y.get("sid"), y.get("pid"), b.stdout());
     }
 
+    @Test
+    void theNextCommandsProcessIsForkedOnlyOnceThisOneWasSwept() {
+        String run = "run-" + UUID.randomUUID();
+        // the helper forks a command's process ahead, but only between commands (after the sweep): while a command
+        // runs, the helper's only child is that command, so nothing of it can reach the process the next one gets.
+        // Builtins only (no child of this shell): every child of our parent, as /proc numbers them
+        String probe = "read -r s < /proc/self/stat; set -- ${s##*) }; parent=$2; n=0; "
+                + "for d in /proc/[0-9]*; do read -r l < $d/stat 2>/dev/null || continue; set -- ${l##*) }; "
+                + "[ \"$2\" = \"$parent\" ] && n=$((n+1)); done; echo \"children=$n\"";
+        for (int i = 0; i < 4; i++) {
+            var c = bash(run, "c" + i, probe);
+            assertEquals(0, c.exitCode(), c.stderr());
+            assertEquals("children=1\n", c.stdout(), "command " + i + ": the helper had another child while it ran");
+        }
+    }
+
     private static Map<String, String> fields(String out) {
         Map<String, String> m = new java.util.HashMap<>();
         for (String l : out.split("\n")) {
