@@ -294,11 +294,26 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         return null;
     }
 
+    /** Compiled globs (a glob compiles to a regex; every scan asks about every protected path). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, PathMatcher> MATCHERS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static PathMatcher matcher(String glob) {
+        PathMatcher m = MATCHERS.get(glob);
+        if (m == null) {
+            m = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+            if (MATCHERS.size() < 4096) {
+                MATCHERS.put(glob, m);
+            }
+        }
+        return m;
+    }
+
     private boolean matches(String glob, Path n) {
         // a match on the path or any ancestor protects it: "dir/**" and "dir" both cover dir's contents
         String g = glob.endsWith("/**") ? glob.substring(0, glob.length() - 3) : glob;
         if (Path.of(g).isAbsolute()) {
-            PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + g);
+            PathMatcher m = matcher(g);
             for (Path a = n; a != null; a = a.getParent()) {
                 if (m.matches(a)) {
                     return true;
@@ -310,7 +325,7 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
             return false;
         }
         Path rel = workspace.relativize(n);
-        PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + g);
+        PathMatcher m = matcher(g);
         if (!g.contains("/")) {
             // basename glob: any path component at any depth matching protects that path and everything under it
             for (Path part : rel) {

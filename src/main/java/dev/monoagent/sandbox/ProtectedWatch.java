@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +74,7 @@ final class ProtectedWatch implements AutoCloseable {
     private final Map<WatchKey, Dir> dirs = new ConcurrentHashMap<>();
     /** The key last registered for each path (see {@link #register}). */
     private final Map<Path, WatchKey> byPath = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong syncSeq = new java.util.concurrent.atomic.AtomicLong();
     private final List<Seen> seen = new ArrayList<>();
     private final AtomicLong seq = new AtomicLong();
     private final Path syncDir;
@@ -159,7 +159,8 @@ final class ProtectedWatch implements AutoCloseable {
      * time (the index is then not trusted for this scan).
      */
     boolean sync() {
-        String name = "sync-" + UUID.randomUUID();
+        // numbered: the directory is the host's own (no sandbox sees it), only this object names markers in it
+        String name = "sync-" + syncSeq.incrementAndGet();
         CountDownLatch l = new CountDownLatch(1);
         syncs.put(name, l);
         Path f = syncDir.resolve(name);

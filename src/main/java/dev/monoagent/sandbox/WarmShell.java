@@ -68,6 +68,7 @@ final class WarmShell implements AutoCloseable {
     private final List<Integer> ports;
     private final long generation;
     private final SecretKeySpec key;
+    private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
     private final BlockingQueue<Object> frames = new LinkedBlockingQueue<>();
     private final Map<Long, String> nonces = new ConcurrentHashMap<>();
     private final Deque<Window> windows = new ArrayDeque<>();
@@ -404,11 +405,18 @@ final class WarmShell implements AutoCloseable {
     }
 
     private byte[] hmac(String prefix, byte[] body) {
+        // one keyed Mac per thread that uses it (the caller sending, the reader checking): looking the algorithm up
+        // and keying it cost more than the MAC itself, several times per command
+        Mac m = macs.get();
+        m.update(prefix.getBytes(StandardCharsets.UTF_8));
+        return m.doFinal(body); // doFinal resets it for the next message, keyed as before
+    }
+
+    private Mac newMac() {
         try {
             Mac m = Mac.getInstance("HmacSHA256");
             m.init(key);
-            m.update(prefix.getBytes(StandardCharsets.UTF_8));
-            return m.doFinal(body);
+            return m;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
