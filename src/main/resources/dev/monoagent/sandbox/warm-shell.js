@@ -201,10 +201,24 @@ for my $t ($tf, $td) {
 sysopen(my $tfh, $tf, O_RDONLY | O_NOFOLLOW) or die "open $tf: $!";
 sysopen(my $tdh, $td, O_RDONLY | O_DIRECTORY | O_NOFOLLOW) or die "open $td: $!";
 my ($sf, $sd) = ('/proc/self/fd/' . fileno($tfh), '/proc/self/fd/' . fileno($tdh));
+# Requests are read with sysread into a buffer of our own, never through Perl's buffered <STDIN>: Perl flushes every
+# handle before an exec, and for an input handle that read ahead it seeks the descriptor back to what it consumed —
+# in a command's process, after its stdin file was dup'ed over fd 0, that put the file's offset past its end, and the
+# command read nothing (1 command in 7 with a stdin, WarmShellTest flaked).
+my $inbuf = '';
+sub in_line {
+  my ($fh, $buf) = @_;
+  for (;;) {
+    my $i = index($$buf, "\\n");
+    if ($i >= 0) { my $l = substr($$buf, 0, $i); substr($$buf, 0, $i + 1) = ''; return $l; }
+    my $n = sysread($fh, $$buf, 65536, length $$buf);
+    return undef unless $n;
+  }
+}
 sub bind_marks {
   my ($n) = @_; my @err;
   for (1 .. $n) {
-    my $l = <STDIN>; last unless defined $l; chomp $l;
+    my $l = in_line(\\*STDIN, \\$inbuf); last unless defined $l;
     my ($k, $hex) = split / /, $l, 2;
     my $p = pack('H*', $hex);
     if (-l $p) { push @err, "a symlink: $p"; next; }
@@ -278,7 +292,8 @@ sub prefork {
     my %early;
     for my $k (keys %ahead) { my ($h) = open_io($k, $ahead{$k}); $early{$k} = [$ahead{$k}, $h] if $h; }
     my @lines;
-    while (defined(my $l = <$cr>)) { chomp $l; last if $l eq '.'; push @lines, $l; }
+    my $cbuf = '';
+    while (defined(my $l = in_line($cr, \\$cbuf))) { last if $l eq '.'; push @lines, $l; }
     close $cr;
     my $s = parse_start(@lines) or child_fail($ew, "no start request");
     my ($argv, $env, $cwd, $io) = @$s;
@@ -301,7 +316,7 @@ sub prefork {
 }
 sub start {
   my @lines; my $end = 0;
-  while (defined(my $l = <STDIN>)) { chomp $l; if ($l eq '.') { $end = 1; last; } push @lines, $l; }
+  while (defined(my $l = in_line(\\*STDIN, \\$inbuf))) { if ($l eq '.') { $end = 1; last; } push @lines, $l; }
   die "bad start" unless $end; # the child reads it (parse_start) and reports what it cannot use
   prefork();
   my ($pid, $cw, $er) = @$pre; $pre = undef;
@@ -319,8 +334,7 @@ sub start {
   my $w = $?;
   print 'exit ' . (($w & 127) ? 0 : ($w >> 8)) . ' ' . ($w & 127) . "\\n";
 }
-while (defined(my $l = <STDIN>)) {
-  chomp $l;
+while (defined(my $l = in_line(\\*STDIN, \\$inbuf))) {
   if ($l =~ /^b ([0-9]+)$/) { bind_marks($1); }
   elsif ($l eq 'r') { start(); }
   elsif ($l =~ /^f(?: ([0-9a-f]+) ([0-9]+:[0-9]+) ([0-9a-f]+) ([0-9]+:[0-9]+))?$/) { prefork(defined $1 ? (o => [pack('H*', $1), $2], e => [pack('H*', $3), $4]) : ()); }

@@ -81,6 +81,18 @@ class WarmShellTest {
     }
 
     @Test
+    void everyCommandReadsAllOfItsStdin() {
+        // the helper once read its requests through Perl's buffered STDIN: Perl flushes it before exec by seeking the
+        // descriptor back, which by then was the command's stdin file — 1 command in 7 read nothing
+        String run = "run-" + UUID.randomUUID();
+        for (int i = 0; i < 40; i++) {
+            var c = (ExecOutcome.Completed) sb.exec(new CommandSpec(List.of("/bin/bash", "-c", "cat"), ws,
+                    Duration.ofSeconds(30), "line " + i + "\n", Map.of(), run, "s" + i, "Bash", 1 << 20));
+            assertEquals("line " + i + "\n", c.stdout(), "command " + i + " (stderr: " + c.stderr() + ")");
+        }
+    }
+
+    @Test
     void eachCommandHasASessionAndUserNamespaceOfItsOwnAndBlockingPipes() {
         String run = "run-" + UUID.randomUUID();
         // the helper forks each command, then setsid + unshare(CLONE_NEWUSER) before the exec: a session led by the
