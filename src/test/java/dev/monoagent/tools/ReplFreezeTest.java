@@ -80,8 +80,12 @@ class ReplFreezeTest {
             }
             assertFalse(Files.exists(marker), "host git status in q ran the REPL's fsmonitor");
             List<Violation> vs = SandboxedToolsTest.violations(events, "c-f2");
-            assertTrue(vs.stream().anyMatch(v -> v.target() != null && v.target().endsWith(".env.late")
-                    && v.reason().contains("moved to")), "the .env.late write is recorded and moved: " + vs);
+            // the timer writes .env.late last: when its write into q/.git failed (the repository was taken away
+            // first) it never got there, and nothing is on the host (asserted above)
+            if (second.equals("2")) {
+                assertTrue(vs.stream().anyMatch(v -> v.target() != null && v.target().endsWith(".env.late")
+                        && v.reason().contains("moved to")), "the .env.late write is recorded and moved: " + vs);
+            }
             assertTrue(vs.stream().anyMatch(v -> v.target() != null && v.target().endsWith("q/.git")),
                     "the planted repository is recorded: " + vs);
             // the REPL's state survived being stopped
