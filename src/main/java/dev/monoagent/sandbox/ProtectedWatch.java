@@ -225,6 +225,10 @@ final class ProtectedWatch implements AutoCloseable {
     }
 
     private void distrust() {
+        // no kept key is proof of a watch any more: after a queue overflow the kernel may have dropped the IN_IGNORED
+        // that would have cancelled one, and its inode number may be a new directory's now (red team 5) — the
+        // rebuild registers every directory again
+        byPath.clear();
         distrustSeq = seq.incrementAndGet();
         rebuildWanted.set(true);
     }
