@@ -349,7 +349,8 @@ final class SrtBridge implements AutoCloseable {
                 int m = num(s, 14, 16);
                 int sec = num(s, 17, 19);
                 if (h < 24 && m < 60 && sec < 60) {
-                    return Instant.ofEpochSecond(day * 86_400 + h * 3_600L + m * 60L + sec, num(s, 20, 23) * 1_000_000L);
+                    long secs = day * 86_400 + h * 3_600L + m * 60L + sec;
+                    return Instant.ofEpochSecond(secs, num(s, 20, 23) * 1_000_000L);
                 }
             } catch (java.time.DateTimeException e) {
                 // no such date: Instant.parse says so below
