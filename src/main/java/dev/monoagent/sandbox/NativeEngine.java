@@ -573,8 +573,6 @@ final class NativeEngine implements AutoCloseable {
         if (shell == null) {
             return null;
         }
-        // the command's process is forked in the shell while the host prepares below
-        shell.forkAhead();
         String id = "ma-warm-" + UUID.randomUUID();
         WarmShell.Outcome o;
         Prepared prep;

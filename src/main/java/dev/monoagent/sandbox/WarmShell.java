@@ -132,6 +132,8 @@ final class WarmShell implements AutoCloseable {
             throw new IOException("warm shell did not start: " + why + s.stderrTail());
         }
         s.baseline = s.members();
+        // its first command's process, forked while the engine finishes starting the shell
+        s.forkAhead();
         return s;
     }
 
@@ -193,11 +195,11 @@ final class WarmShell implements AutoCloseable {
 
     /**
      * Tells the shell a command follows: it forks that command's process now (in its own session and user namespace,
-     * waiting for its request), so the fork is done while the host does other work. Only between commands: after the
-     * previous one was swept and checked (then at once, and again when the next command is about to be sent, which
-     * forks nothing when one is waiting already); a failure here is a doubt like any other.
+     * waiting for its request), so the fork is done while the host does other work. Only between commands: once the
+     * shell is ready (its baseline taken) and once each command was swept and checked; a failure here is a doubt like
+     * any other.
      */
-    void forkAhead() {
+    private void forkAhead() {
         if (!usable()) {
             return;
         }

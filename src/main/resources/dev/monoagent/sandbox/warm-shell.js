@@ -467,9 +467,11 @@ makeFifos();
 // the one this server opened (device and inode; null: /dev/null). started(pid) once it was exec'ed, or failed(why)
 // when it could not be (nothing of it ran); then exited(code, signo).
 const hex = (v) => Buffer.from(String(v), 'utf8').toString('hex');
+// a file of a command's stdio as the helper checks it: its path and the identity this server saw (device:inode)
+const ioRef = (f) => hex(f.path) + ' ' + f.id;
 function launch(argv, env, cwd, fds, started, failed, exited) {
   const lines = ['r', 'c ' + hex(cwd)];
-  for (const [k, f] of Object.entries(fds)) lines.push(k + ' ' + (f === null ? '-' : hex(f.path) + ' ' + f.id));
+  for (const [k, f] of Object.entries(fds)) lines.push(k + ' ' + (f === null ? '-' : ioRef(f)));
   for (const a of argv) lines.push('a ' + hex(a));
   for (const [k, v] of Object.entries(env)) lines.push('v ' + hex(k + '=' + v));
   lines.push('.');
@@ -673,7 +675,7 @@ function parse() {
       // a command follows: its process is forked now, while the host does its own work, and opens the pipes this
       // server opened ahead for it
       openAhead();
-      const ahead = nextFifos === null ? '' : ' ' + nextFifos.map((f) => hex(f.path) + ' ' + f.id).join(' ');
+      const ahead = nextFifos === null ? '' : ' ' + nextFifos.map(ioRef).join(' ');
       mounter.stdin.write('f' + ahead + '\n');
       continue;
     }

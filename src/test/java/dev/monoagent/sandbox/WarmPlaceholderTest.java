@@ -131,6 +131,9 @@ class WarmPlaceholderTest {
                         + "rmdir .vscode 2>/dev/null; mv .git gone 2>/dev/null",
                 "chmod u+w .env.local 2>/dev/null; echo c >> .env.local",
                 // the read-only templates every placeholder is bound from (the sandbox's private /dev/shm)
+                // a twin of a template in the workspace would pass the shell's "bound already" check (the template's
+                // device and inode): a hard link cannot cross from the private /dev/shm
+                "for t in /dev/shm/.mono-agent-warm-tpl-*; do ln $t/f twin; ln $t/d twin-dir; done 2>/dev/null",
                 "for t in /dev/shm/.mono-agent-warm-tpl-*; do echo pwn > $t/f; chmod u+w $t/f; echo pwn >> $t/f; "
                         + "touch $t/d/x; mv $t/f $t/g; rm -rf $t/d; mv $t $t.x; done 2>/dev/null",
                 // outlive the command, to write once the host has taken the placeholders away
@@ -142,7 +145,7 @@ class WarmPlaceholderTest {
         assertTrue(r.stdout().contains("done"), r.stdout() + r.stderr());
         Thread.sleep(2500);
         assertNoDeniedNameOnHost("after unmount/cover/remove/link tries and late writers");
-        for (String n : List.of("moved", "linked", "gone")) {
+        for (String n : List.of("moved", "linked", "gone", "twin", "twin-dir")) {
             assertFalse(Files.exists(ws.resolve(n), LinkOption.NOFOLLOW_LINKS), n + " made from a placeholder: "
                     + hostNames());
         }
