@@ -79,6 +79,8 @@ final class ProtectedWatch implements AutoCloseable {
     private final AtomicLong seq = new AtomicLong();
     private final Path syncDir;
     private final Map<String, CountDownLatch> syncs = new ConcurrentHashMap<>();
+    /** The sync marker's name now (guarded by {@link #syncs}); it is renamed to each sync's own name. */
+    private Path marker;
     private final Set<Path> index = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean rebuildWanted = new AtomicBoolean();
     private final AtomicLong registrations = new AtomicLong();
@@ -102,6 +104,7 @@ final class ProtectedWatch implements AutoCloseable {
         this.denyLiterals = denyLiterals;
         this.service = service;
         this.syncDir = syncDir;
+        this.marker = syncDir.resolve("sync-0");
     }
 
     /**
@@ -166,7 +169,16 @@ final class ProtectedWatch implements AutoCloseable {
         Path f = syncDir.resolve(name);
         boolean ok = false;
         try {
-            Files.createFile(f);
+            // one marker, renamed to each new name: one syscall and one batch of events per sync (creating a
+            // marker and deleting it again cost three, and woke the watch a second time)
+            synchronized (syncs) {
+                try {
+                    Files.move(marker, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                } catch (NoSuchFileException gone) {
+                    Files.createFile(f);
+                }
+                marker = f;
+            }
             ok = l.await(2, TimeUnit.SECONDS);
         } catch (IOException e) {
             // no marker: read what has arrived
@@ -174,11 +186,6 @@ final class ProtectedWatch implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             syncs.remove(name);
-            try {
-                Files.deleteIfExists(f);
-            } catch (IOException ignored) {
-                // the dir is removed at close
-            }
         }
         if (!ok) {
             distrust();

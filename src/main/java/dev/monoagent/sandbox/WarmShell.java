@@ -2,7 +2,6 @@ package dev.monoagent.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -47,6 +46,7 @@ final class WarmShell implements AutoCloseable {
     private static final int MAX_FRAME = 1 << 20;
     private static final Object EOF = new Object();
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final byte[] FORK = "{\"op\":\"fork\"}".getBytes(StandardCharsets.US_ASCII);
 
     /** What became of one command sent to the shell. */
     sealed interface Outcome {
@@ -204,7 +204,7 @@ final class WarmShell implements AutoCloseable {
             return;
         }
         try {
-            send(JSON.writeValueAsBytes(JSON.createObjectNode().put("op", "fork")));
+            send(FORK);
         } catch (IOException e) {
             doubt("the warm shell's request channel failed: " + e.getMessage());
         }
@@ -248,19 +248,7 @@ final class WarmShell implements AutoCloseable {
             }
         }
         try {
-            ObjectNode req = JSON.createObjectNode();
-            req.put("op", "run").put("id", id).put("nonce", nonce).put("cwd", cwd.toString())
-                    .put("timeoutMs", Math.max(1, timeout.toMillis())).put("maxBytes", maxBytes);
-            req.set("argv", JSON.valueToTree(argv));
-            req.set("env", JSON.valueToTree(env));
-            var ms = req.putArray("marks");
-            for (SrtMountPoints.Mark m : marks) {
-                ms.addObject().put("p", m.path().toString()).put("d", m.dir());
-            }
-            if (stdin != null) {
-                req.put("stdin", stdin);
-            }
-            send(JSON.writeValueAsBytes(req));
+            send(runRequest(id, nonce, cwd, timeout, maxBytes, argv, env, marks, stdin));
         } catch (IOException e) {
             doubt("the warm shell's request channel failed: " + e.getMessage());
             return new Outcome.NotRun(broken);
@@ -349,6 +337,45 @@ final class WarmShell implements AutoCloseable {
         } finally {
             nonces.remove(id);
         }
+    }
+
+    /** The run request's JSON, written straight to bytes (no tree of the environment built first). */
+    private static byte[] runRequest(long id, String nonce, Path cwd, Duration timeout, long maxBytes,
+                                     List<String> argv, Map<String, String> env, List<SrtMountPoints.Mark> marks,
+                                     String stdin) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(4096);
+        try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(buf)) {
+            g.writeStartObject();
+            g.writeStringField("op", "run");
+            g.writeNumberField("id", id);
+            g.writeStringField("nonce", nonce);
+            g.writeStringField("cwd", cwd.toString());
+            g.writeNumberField("timeoutMs", Math.max(1, timeout.toMillis()));
+            g.writeNumberField("maxBytes", maxBytes);
+            g.writeArrayFieldStart("argv");
+            for (String a : argv) {
+                g.writeString(a);
+            }
+            g.writeEndArray();
+            g.writeObjectFieldStart("env");
+            for (Map.Entry<String, String> e : env.entrySet()) {
+                g.writeStringField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeArrayFieldStart("marks");
+            for (SrtMountPoints.Mark m : marks) {
+                g.writeStartObject();
+                g.writeStringField("p", m.path().toString());
+                g.writeBooleanField("d", m.dir());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            if (stdin != null) {
+                g.writeStringField("stdin", stdin);
+            }
+            g.writeEndObject();
+        }
+        return buf.toByteArray();
     }
 
     private static ProcessRunner.Result result(int exit, int signal, ByteArrayOutputStream out,

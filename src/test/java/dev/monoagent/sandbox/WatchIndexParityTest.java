@@ -68,6 +68,53 @@ class WatchIndexParityTest {
         return null;
     }
 
+    /**
+     * A sync returns only once every event from before it was applied, for several threads syncing at once (the scans
+     * of concurrent commands), and its one marker is renamed each time rather than piling up or being deleted.
+     */
+    @Test
+    void concurrentSyncsEachSeeWhatWasWrittenBeforeThem() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Policy p = policy(ws);
+        ProtectedWatch w = start(p);
+        assertNotNull(indexed(w), "index never trusted");
+        Path syncDir;
+        try (var s = Files.list(tmp)) {
+            syncDir = s.filter(x -> x.getFileName().toString().startsWith("sync-")).findFirst().orElseThrow();
+        }
+        List<String> failures = new CopyOnWriteArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            int n = t;
+            threads.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < 50; i++) {
+                        Path f = Files.createDirectories(ws.resolve("t" + n + "/d" + i)).resolve(".env.s" + i);
+                        Files.writeString(f, "S=1\n");
+                        if (!w.sync()) {
+                            failures.add("sync " + n + "/" + i + " timed out");
+                            continue;
+                        }
+                        List<Path> got = w.indexed();
+                        if (got == null || !got.contains(f)) {
+                            failures.add(f + " written before the sync is not indexed after it");
+                        }
+                    }
+                } catch (Exception e) {
+                    failures.add(e.toString());
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(60));
+        }
+        assertEquals(List.of(), failures);
+        try (var s = Files.list(syncDir)) {
+            assertEquals(1, s.count(), "one sync marker, renamed each time");
+        }
+        assertSame(p, w, "after the concurrent syncs");
+    }
+
     private static void assertSame(Policy p, ProtectedWatch w, String when) throws Exception {
         List<Path> got = indexed(w);
         assertNotNull(got, "index never trusted " + when);
