@@ -223,8 +223,8 @@ final class NativeEngine implements AutoCloseable {
     }
 
     /**
-     * Where the watch's sync markers go (three per command): the host's {@code /dev/shm} when there is one (a tmpfs,
-     * where making and removing a file costs microseconds; on a disk it can cost a millisecond), else {@code base}.
+     * Where the watch's sync marker goes (renamed twice per command): the host's {@code /dev/shm} when there is one (a
+     * tmpfs, where a rename costs microseconds; on a disk it can cost a millisecond), else {@code base}.
      * The marker dir is made there with a random name, private to this user.
      */
     private static Path syncBase(Path base) {

@@ -75,6 +75,7 @@ final class ProtectedWatch implements AutoCloseable {
     /** The key last registered for each path (see {@link #register}). */
     private final Map<Path, WatchKey> byPath = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong syncSeq = new java.util.concurrent.atomic.AtomicLong();
+    private final String syncToken = Long.toHexString(new java.security.SecureRandom().nextLong());
     private final List<Seen> seen = new ArrayList<>();
     private final AtomicLong seq = new AtomicLong();
     private final Path syncDir;
@@ -157,13 +158,15 @@ final class ProtectedWatch implements AutoCloseable {
     }
 
     /**
-     * Waits (bounded) until every event that happened before this call has been read and applied, by writing a
-     * marker file into the sync dir and waiting for the watch thread to reach it. False when that did not happen in
+     * Waits (bounded) until every event that happened before this call has been read and applied, by renaming the
+     * marker file in the sync dir to a name of this call's own and waiting for the watch thread to reach it. False when that did not happen in
      * time (the index is then not trusted for this scan).
      */
     boolean sync() {
-        // numbered: the directory is the host's own (no sandbox sees it), only this object names markers in it
-        String name = "sync-" + syncSeq.incrementAndGet();
+        // numbered after a random token of this watch's: the directory is the host's own (no sandbox sees it), and a
+        // name nobody else knows cannot be planted there ahead of the rename (which, unlike an exclusive create,
+        // would replace it)
+        String name = "sync-" + syncToken + "-" + syncSeq.incrementAndGet();
         CountDownLatch l = new CountDownLatch(1);
         syncs.put(name, l);
         Path f = syncDir.resolve(name);
