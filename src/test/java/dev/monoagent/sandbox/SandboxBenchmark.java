@@ -79,38 +79,15 @@ class SandboxBenchmark {
                 for (int i = WARMUP + RUNS; i < STEADY; i++) {
                     sb.exec(bashTool);
                 }
-                List<Double> w = new ArrayList<>();
-                List<Double> b = new ArrayList<>();
-                for (int i = 0; i < RUNS; i++) {
-                    long t = System.nanoTime();
-                    sb.exec(bashTool);
-                    w.add((System.nanoTime() - t) / 1e6);
-                    t = System.nanoTime();
-                    run(bareArgv(tools, res), ws);
-                    b.add((System.nanoTime() - t) / 1e6);
-                }
-                Collections.sort(w);
-                Collections.sort(b);
-                steadyWarm = w.get(RUNS / 2);
-                steadyBare = b.get(RUNS / 2);
+                List<String> bare = bareArgv(tools, res);
+                double[] steady = alternating(() -> sb.exec(bashTool), () -> run(bare, ws), 0);
+                steadyWarm = steady[0];
+                steadyBare = steady[1];
                 // the same again with the machine idle before each command, as between an agent's turns (the model's
                 // reply takes seconds): every hand-off between processes then wakes an idle core
-                w.clear();
-                b.clear();
-                for (int i = 0; i < RUNS; i++) {
-                    Thread.sleep(IDLE_MS);
-                    long t = System.nanoTime();
-                    sb.exec(bashTool);
-                    w.add((System.nanoTime() - t) / 1e6);
-                    Thread.sleep(IDLE_MS);
-                    t = System.nanoTime();
-                    run(bareArgv(tools, res), ws);
-                    b.add((System.nanoTime() - t) / 1e6);
-                }
-                Collections.sort(w);
-                Collections.sort(b);
-                idleWarm = w.get(RUNS / 2);
-                idleBare = b.get(RUNS / 2);
+                double[] idle = alternating(() -> sb.exec(bashTool), () -> run(bare, ws), IDLE_MS);
+                idleWarm = idle[0];
+                idleBare = idle[1];
             }
             NativeEngine.warmDefault = false;
             try (Sandbox sb = open(ws, env)) {
@@ -222,6 +199,25 @@ class SandboxBenchmark {
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
             p.destroyForcibly();
         }
+    }
+
+    /** Medians of {@code a} and {@code b} run one of each in turn, {@code idleMs} of sleep before each. */
+    private static double[] alternating(Op a, Op b, int idleMs) throws Exception {
+        List<Double> ta = new ArrayList<>();
+        List<Double> tb = new ArrayList<>();
+        for (int i = 0; i < RUNS; i++) {
+            Thread.sleep(idleMs);
+            long t = System.nanoTime();
+            a.run();
+            ta.add((System.nanoTime() - t) / 1e6);
+            Thread.sleep(idleMs);
+            t = System.nanoTime();
+            b.run();
+            tb.add((System.nanoTime() - t) / 1e6);
+        }
+        Collections.sort(ta);
+        Collections.sort(tb);
+        return new double[] {ta.get(RUNS / 2), tb.get(RUNS / 2)};
     }
 
     private interface Op {
