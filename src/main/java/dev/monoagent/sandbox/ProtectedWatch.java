@@ -80,7 +80,9 @@ final class ProtectedWatch implements AutoCloseable {
     private final AtomicLong seq = new AtomicLong();
     private final Path syncDir;
     private final Map<String, CountDownLatch> syncs = new ConcurrentHashMap<>();
-    /** The sync marker's name now (guarded by {@link #syncs}); it is renamed to each sync's own name. */
+    /** Guards {@link #marker}: concurrent syncs rename the one marker one at a time. */
+    private final Object markerLock = new Object();
+    /** The sync marker's name now; it is renamed to each sync's own name. */
     private Path marker;
     private final Set<Path> index = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean rebuildWanted = new AtomicBoolean();
@@ -159,8 +161,8 @@ final class ProtectedWatch implements AutoCloseable {
 
     /**
      * Waits (bounded) until every event that happened before this call has been read and applied, by renaming the
-     * marker file in the sync dir to a name of this call's own and waiting for the watch thread to reach it. False when that did not happen in
-     * time (the index is then not trusted for this scan).
+     * marker file in the sync dir to a name of this call's own and waiting for the watch thread to reach it. False
+     * when that did not happen in time (the index is then not trusted for this scan).
      */
     boolean sync() {
         // numbered after a random token of this watch's: the directory is the host's own (no sandbox sees it), and a
@@ -174,7 +176,7 @@ final class ProtectedWatch implements AutoCloseable {
         try {
             // one marker, renamed to each new name: one syscall and one batch of events per sync (creating a
             // marker and deleting it again cost three, and woke the watch a second time)
-            synchronized (syncs) {
+            synchronized (markerLock) {
                 try {
                     Files.move(marker, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                 } catch (NoSuchFileException gone) {

@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedInputStream;
@@ -344,7 +345,7 @@ final class WarmShell implements AutoCloseable {
                                      List<String> argv, Map<String, String> env, List<SrtMountPoints.Mark> marks,
                                      String stdin) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(4096);
-        try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(buf)) {
+        try (JsonGenerator g = JSON.getFactory().createGenerator(buf)) {
             g.writeStartObject();
             g.writeStringField("op", "run");
             g.writeNumberField("id", id);

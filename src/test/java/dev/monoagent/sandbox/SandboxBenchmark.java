@@ -69,6 +69,7 @@ class SandboxBenchmark {
         double srtWrapped;
         double srtCli;
         double bareMs;
+        List<String> bare = bareArgv(tools, res);
         try {
             NativeEngine.warmDefault = true;
             try (Sandbox sb = open(ws, env)) {
@@ -79,7 +80,6 @@ class SandboxBenchmark {
                 for (int i = WARMUP + RUNS; i < STEADY; i++) {
                     sb.exec(bashTool);
                 }
-                List<String> bare = bareArgv(tools, res);
                 double[] steady = alternating(() -> sb.exec(bashTool), () -> run(bare, ws), 0);
                 steadyWarm = steady[0];
                 steadyBare = steady[1];
@@ -110,7 +110,6 @@ class SandboxBenchmark {
                         settings.toString(), "-c", "true");
                 srtCli = median(CLI_RUNS, 2, () -> run(cli, ws));
             }
-            List<String> bare = bareArgv(tools, res);
             bareMs = median(RUNS, () -> run(bare, ws));
         } finally {
             NativeEngine.warmDefault = warmWas;

@@ -1,6 +1,7 @@
 package dev.monoagent.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,6 +34,8 @@ class WatchIndexParityTest {
     Path tmp;
 
     private ProtectedWatch watch;
+    /** The sync dir of the watch {@link #start} made. */
+    private Path syncDir;
 
     @AfterEach
     void close() {
@@ -48,7 +51,8 @@ class WatchIndexParityTest {
     }
 
     private ProtectedWatch start(Policy p) throws Exception {
-        watch = ProtectedWatch.start(p, List::of, Files.createDirectories(tmp.resolve("sync-" + System.nanoTime())));
+        syncDir = Files.createDirectories(tmp.resolve("sync-" + System.nanoTime()));
+        watch = ProtectedWatch.start(p, List::of, syncDir);
         assertNotNull(watch, "no watch service");
         watch.mark();
         return watch;
@@ -78,10 +82,6 @@ class WatchIndexParityTest {
         Policy p = policy(ws);
         ProtectedWatch w = start(p);
         assertNotNull(indexed(w), "index never trusted");
-        Path syncDir;
-        try (var s = Files.list(tmp)) {
-            syncDir = s.filter(x -> x.getFileName().toString().startsWith("sync-")).findFirst().orElseThrow();
-        }
         List<String> failures = new CopyOnWriteArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
@@ -107,6 +107,7 @@ class WatchIndexParityTest {
         }
         for (Thread t : threads) {
             t.join(TimeUnit.SECONDS.toMillis(60));
+            assertFalse(t.isAlive(), "a syncing thread did not finish");
         }
         assertEquals(List.of(), failures);
         try (var s = Files.list(syncDir)) {
