@@ -174,6 +174,12 @@ final class NativeEngine implements AutoCloseable {
         return sessionTmp;
     }
 
+    /** The watch's private sync dir (host only), or null when there is no watch (macOS). */
+    Path syncDir() {
+        ProtectedWatch w = watch;
+        return w == null ? null : w.syncDir();
+    }
+
     /** The per-command limits in force (null before {@link #start()}). */
     Limits limits() {
         return limits;

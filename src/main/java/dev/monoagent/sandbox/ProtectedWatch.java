@@ -159,6 +159,10 @@ final class ProtectedWatch implements AutoCloseable {
         return seq.get();
     }
 
+    Path syncDir() {
+        return syncDir;
+    }
+
     /**
      * Waits (bounded) until every event that happened before this call has been read and applied, by renaming the
      * marker file in the sync dir to a name of this call's own and waiting for the watch thread to reach it. False

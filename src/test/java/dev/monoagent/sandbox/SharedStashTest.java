@@ -2,6 +2,7 @@ package dev.monoagent.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -61,9 +62,12 @@ class SharedStashTest {
         b.close("b-2");
     }
 
+    /** Device and inode (never null here: an identity the comparisons above could pass on vacuously otherwise). */
     private static Object inode(Path p) throws java.io.IOException {
-        return Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-                .fileKey();
+        Object key = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS).fileKey();
+        assertNotNull(key, p + " has a file key");
+        return key;
     }
 
     private static long count(Path dir) throws java.io.IOException {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,7 +32,7 @@ class WatchSyncIsolationTest {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         try (TestEngine.Warm warm = TestEngine.openWarm(ws, new TestEngine.Events())) {
             Sandbox sb = warm.sandbox();
-            Path sync = syncDir(sb.engine());
+            Path sync = sb.engine().syncDir();
             assertNotNull(sync, "the engine has a watch with a sync dir (Linux)");
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(sync)));
             List<String> hostBefore = names(sync);
@@ -62,18 +61,6 @@ class WatchSyncIsolationTest {
             assertTrue(r.violations().stream().anyMatch(v -> v.target() != null
                     && v.target().endsWith(".env.forged")), "the new .env.forged was recorded: " + r.violations());
         }
-    }
-
-    private static Path syncDir(NativeEngine ne) throws ReflectiveOperationException {
-        Field w = NativeEngine.class.getDeclaredField("watch");
-        w.setAccessible(true);
-        Object watch = w.get(ne);
-        if (watch == null) {
-            return null;
-        }
-        Field s = ProtectedWatch.class.getDeclaredField("syncDir");
-        s.setAccessible(true);
-        return (Path) s.get(watch);
     }
 
     private static List<String> names(Path dir) throws java.io.IOException {
