@@ -174,6 +174,11 @@ final class NativeEngine implements AutoCloseable {
         return sessionTmp;
     }
 
+    /** The protected-path watch, or null (macOS); tests take its repository trigger to time {@link #intervene}. */
+    ProtectedWatch watch() {
+        return watch;
+    }
+
     /** The watch's private sync dir (host only), or null when there is no watch (macOS). */
     Path syncDir() {
         ProtectedWatch w = watch;
@@ -715,7 +720,10 @@ final class NativeEngine implements AutoCloseable {
                 closeShell(stale);
                 List<Path> fresh = PolicyCompiler.denyLiterals(policy, WorkspaceFacts.scan(policy, tools.rg(),
                         env.home()));
-                if (!fresh.equals(denyLiterals)) {
+                // as before() decides: a long-lived process that runs keeps running under the set it started with
+                // (ending it judged the human's new files as its doing and quarantined them), and the new shell's
+                // wrap gets the new paths as per-wrap denies (prepare); one stopped between evaluations is ended
+                if (!fresh.equals(denyLiterals) && liveProcesses.stream().allMatch(SandboxProcess::stopped)) {
                     if (!liveProcesses.isEmpty()) {
                         endLongLived("the protected layout changed while it ran, so it was ended to run under the "
                                 + "new protected set");
@@ -1375,19 +1383,21 @@ final class NativeEngine implements AutoCloseable {
                 }
             }
             try {
-                // attributed to a command that could have acted: not a REPL stopped between evaluations, and a
-                // Bash command before a REPL evaluation when both run
-                Map.Entry<String, Live> first = now.stream().filter(e -> !e.getValue().longLived()
-                        && stopped.contains(e.getValue())).findFirst().orElse(now.stream()
-                        .filter(e -> stopped.contains(e.getValue())).findFirst().orElse(now.get(0)));
-                Prepared judged = rebased.getOrDefault(first.getKey(), first.getValue().prep());
-                ProtectedScan.Snapshot was = judged.before();
+                // the commands that could have acted: stopped here, so running (not a REPL stopped between
+                // evaluations). Judged from the earliest start among them: what appeared since may be the doing of
+                // any of them. Judging from a later command's start (the next Bash command beside a long-lived
+                // process) left a repository that appeared before it in host git's sight until the long-lived
+                // process ended — or moved it, when this ran before that command was live: a race, now one outcome
+                List<Map.Entry<String, Live>> acted = now.stream().filter(e -> stopped.contains(e.getValue()))
+                        .toList();
+                Map.Entry<String, Live> judged = acted.stream().min(java.util.Comparator.comparingLong(
+                        e -> judgedFrom(e).watchMark())).orElse(now.get(0));
+                // recorded on a Bash command rather than a REPL evaluation when both run and it is new to both
+                Map.Entry<String, Live> first = acted.stream().filter(e -> !e.getValue().longLived()).findFirst()
+                        .orElse(judged);
+                ProtectedScan.Snapshot was = judgedFrom(judged).before();
+                ProtectedScan.Snapshot firstWas = judgedFrom(first).before();
                 ProtectedScan.Snapshot seen = scan();
-                Attribution who = first.getValue().who();
-                if (now.size() > 1) {
-                    who = new Attribution(who.runId(), who.callId(), who.tool(), who.command() + " (one of "
-                            + now.size() + " sandboxed commands running)");
-                }
                 List<ProtectedScan.Change> git = new ArrayList<>(ProtectedScan.detectGit(policy, was.git(),
                         seen.git()));
                 git.addAll(ProtectedScan.detectRepos(policy, was.repos(), seen.repos()));
@@ -1426,14 +1436,20 @@ final class NativeEngine implements AutoCloseable {
                     if (c.quarantinedTo() != null) {
                         neutralised.add(c.path());
                     }
-                    if (first.getValue().longLived()) {
-                        pendingGit.computeIfAbsent(first.getKey(), k -> Collections.synchronizedList(
+                    Map.Entry<String, Live> to = first != judged && newSince(firstWas, was, c) ? first : judged;
+                    if (to.getValue().longLived()) {
+                        pendingGit.computeIfAbsent(to.getKey(), k -> Collections.synchronizedList(
                                 new ArrayList<>())).add(c);
                         continue;
                     }
+                    Attribution who = to.getValue().who();
+                    if (now.size() > 1) {
+                        who = new Attribution(who.runId(), who.callId(), who.tool(), who.command() + " (one of "
+                                + now.size() + " sandboxed commands running)");
+                    }
                     Violation v = gitViolation(who, c, WHILE_RUNNING);
                     log.record(v);
-                    perCommand.computeIfAbsent(first.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
+                    perCommand.computeIfAbsent(to.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
                             .add(v);
                 }
                 // every running command is judged from here on for git: what was just handled is not reported twice
@@ -1448,6 +1464,23 @@ final class NativeEngine implements AutoCloseable {
                 stopped.forEach(l -> l.slot().thaw());
             }
         }
+    }
+
+    /** The prepared command a live entry is judged from: its last checkpoint's, else its start's. */
+    private Prepared judgedFrom(Map.Entry<String, Live> e) {
+        return rebased.getOrDefault(e.getKey(), e.getValue().prep());
+    }
+
+    /**
+     * Whether change {@code c}, found against {@code was}, is new since {@code later} too (a later start): the same
+     * old state of a workspace {@code .git} entry there, or no part of the repository there.
+     */
+    private static boolean newSince(ProtectedScan.Snapshot later, ProtectedScan.Snapshot was, ProtectedScan.Change c) {
+        ProtectedScan.GitEntry old = was.git().get(c.path());
+        if (old != null) {
+            return old.same(later.git().get(c.path()));
+        }
+        return later.repos().stream().noneMatch(r -> r.startsWith(c.path()));
     }
 
     private static final String WHILE_RUNNING = " while the command ran (it was stopped meanwhile)";

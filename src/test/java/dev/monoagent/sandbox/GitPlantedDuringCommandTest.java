@@ -87,6 +87,64 @@ class GitPlantedDuringCommandTest {
         }
     }
 
+    /**
+     * A repository that appears while a long-lived process runs unfrozen may be its doing, also when the next Bash
+     * command has started since: the intervention is judged from the earliest start among the running commands. It
+     * used to be judged from the Bash command's start, which already held the repository, so nothing moved and host
+     * git obeyed the planted config until the long-lived process ended; whether that happened depended on whether the
+     * watch's trigger ran before or after the Bash command was live. Here the trigger is taken from the watch and the
+     * intervention run while both are live, the order the old judgement missed.
+     */
+    @Test
+    void aRepositoryThatAppearedWhileALongLivedProcessRanIsJudgedFromItsStartWhenALaterCommandRuns()
+            throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Path marker = tmp.toRealPath().resolve("fsmonitor-ran-late");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            NativeEngine ne = sb.engine();
+            ne.watch().onRepository(null);
+            StartOutcome.Started so = org.junit.jupiter.api.Assertions.assertInstanceOf(StartOutcome.Started.class,
+                    sb.start(new CommandSpec(List.of("/bin/bash", "-c", "sleep 60"), ws, Duration.ofSeconds(90),
+                            null, java.util.Map.of(), "run-late", "call-repl", "NodeRepl",
+                            CommandSpec.DEFAULT_MAX_OUTPUT)));
+            SandboxProcess p = so.process();
+            try {
+                // what the running process could have written (the host cannot tell who did)
+                Path git = Files.createDirectories(ws.resolve("late/.git"));
+                Files.createDirectories(git.resolve("objects"));
+                Files.createDirectories(git.resolve("refs"));
+                Files.writeString(git.resolve("HEAD"), "ref: refs/heads/main\n");
+                Files.writeString(git.resolve("config"), "[core]\n\tfsmonitor = echo ran >> " + marker
+                        + "; false\n");
+                CompletableFuture<ExecOutcome.Completed> bash = CompletableFuture.supplyAsync(() -> TestEngine.bash(
+                        sb, ws, "touch b-started; sleep 3", "run-late", "call-b", Duration.ofSeconds(60)));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!Files.exists(ws.resolve("b-started")) && System.nanoTime() < deadline && !bash.isDone()) {
+                    Thread.sleep(10);
+                }
+                assertTrue(Files.exists(ws.resolve("b-started")) && !bash.isDone(), "the Bash command runs");
+                ne.intervene();
+                assertFalse(Files.exists(ws.resolve("late/.git"), java.nio.file.LinkOption.NOFOLLOW_LINKS),
+                        "the repository stayed in host git's sight beside the long-lived process");
+                Process hostGit = new ProcessBuilder("git", "-C", ws.resolve("late").toString(), "status")
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                assertTrue(hostGit.waitFor(20, TimeUnit.SECONDS));
+                assertFalse(Files.exists(marker), "host git ran the planted fsmonitor");
+                ExecOutcome.Completed b = bash.get(60, TimeUnit.SECONDS);
+                // not recorded on the Bash command: the repository was there when it started
+                assertTrue(b.violations().stream().noneMatch(v -> v.target() != null
+                        && v.target().contains("late/.git")), b.violations().toString());
+                // but on the long-lived process's evaluation, which could have made it
+                List<Violation> vs = p.checkpoint("call-eval-late");
+                assertTrue(vs.stream().anyMatch(v -> "call-eval-late".equals(v.callId())
+                        && v.reason().contains("while the command ran") && v.target() != null
+                        && v.target().endsWith("late/.git")), vs.toString());
+            } finally {
+                p.destroy();
+            }
+        }
+    }
+
     @Test
     void aRepositoryPlantedAsTheCommandEndsIsStillTakenOutAndRecordedOnce() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
