@@ -130,6 +130,8 @@ final class NativeEngine implements AutoCloseable {
     private final Map<String, WarmShell> shellsByWrap = new ConcurrentHashMap<>();
     /** Every commandId a warm shell was wrapped with (from before its start, so its start-up events are known). */
     private final Set<String> warmWraps = ConcurrentHashMap.newKeySet();
+    /** Runs whose shell is being started (by one command; see {@link #acquireShell}). */
+    private final Set<String> startingShells = ConcurrentHashMap.newKeySet();
     /** Why this engine stopped using warm shells (null: it uses them); set when one failed to start. */
     private volatile String warmOff;
     /** Bumped at every initialise: a warm shell or long-lived process of an older one runs under an old deny set. */
@@ -680,7 +682,7 @@ final class NativeEngine implements AutoCloseable {
     /**
      * The run's warm shell, started (lazily) when there is none or the one there is stale — made for an older deny
      * set, other granted ports, another protected layout, or doubted. Null when it is busy with another command of the
-     * run or cannot start.
+     * run, another command of the run is starting it, or it cannot start.
      *
      * <p>The layout matters even when the deny set is unchanged: srt's mounts are made at wrap time, over the paths as
      * they were then. A protected path the host deletes (a {@code .git} removed and made again) takes the bind over it
@@ -698,19 +700,26 @@ final class NativeEngine implements AutoCloseable {
                 stale = s;
                 s = null;
             }
-            if (s != null && s.tryAcquire()) {
-                return s;
-            }
-        }
-        if (stale == null) {
-            WarmShell s;
-            synchronized (shells) {
-                s = shells.get(key);
-            }
             if (s != null) {
-                return null; // busy with another command of the run: this one runs on a fresh sandbox
+                // null when it is busy with another command of the run: this one runs on a fresh sandbox
+                return s.tryAcquire() ? s : null;
+            }
+            // one shell start per run at a time; a second command of the run meanwhile goes to a fresh sandbox (two
+            // starts raced, and the later shell took the run's slot and closed the first while it ran a command)
+            if (!startingShells.add(key)) {
+                return null;
             }
         }
+        try {
+            return startShellFor(key, ports, before, stale, started);
+        } finally {
+            startingShells.remove(key);
+        }
+    }
+
+    /** {@link #acquireShell}'s start, by the one command of the run that claimed it. */
+    private WarmShell startShellFor(String key, List<Integer> ports, ProtectedScan.Snapshot before, WarmShell stale,
+                                    boolean[] started) {
         if (stale != null) {
             // a re-initialise needs every command out of the way (the write lock); the deny list may be out of date
             // for the layout now: a repository deleted on the host keeps its .git/hooks literal, whose mount point (a
@@ -747,6 +756,7 @@ final class NativeEngine implements AutoCloseable {
             List<WarmShell> evicted = new ArrayList<>();
             synchronized (shells) {
                 WarmShell other = shells.put(key, s);
+                // none: a run's shell is started by one command at a time (startingShells), after the old one left
                 if (other != null) {
                     evicted.add(other);
                 }
