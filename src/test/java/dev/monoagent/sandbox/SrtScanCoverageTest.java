@@ -139,6 +139,45 @@ class SrtScanCoverageTest {
         }
     }
 
+    /**
+     * The warm shell is replaced when the layout changes; while a long-lived process runs, the new one is wrapped under
+     * the same initialised set (nothing is re-initialised or ended), so the names the human made since must reach it
+     * as per-wrap denies: each later command is refused them, and the process runs on.
+     */
+    @Test
+    void aShellReplacedBesideARunningLongLivedProcessIsRefusedTheNewNames() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            StartOutcome.Started repl = assertInstanceOf(StartOutcome.Started.class, sb.start(new CommandSpec(
+                    List.of("/bin/bash", "-c", "sleep 60"), ws, Duration.ofSeconds(90), null, Map.of(), "run-cov2",
+                    "call-repl", "NodeRepl", CommandSpec.DEFAULT_MAX_OUTPUT)));
+            try {
+                List<String> all = new ArrayList<>();
+                for (int round = 0; round < 3; round++) {
+                    // a command on the run's shell, then new names on the host: the next command gets a new shell
+                    TestEngine.bash(sb, ws, "true", "run-cov2", "call-warm-" + round, Duration.ofSeconds(30));
+                    List<String> late = List.of("r" + round + "/.vscode/tasks.json", "r" + round + "/.envrc",
+                            "r" + round + "/a/b/.Zshrc", "r" + round + "/.claude/settings.json");
+                    for (String f : late) {
+                        Files.createDirectories(ws.resolve(f).getParent());
+                        Files.writeString(ws.resolve(f), "orig\n");
+                    }
+                    all.addAll(late);
+                    ExecOutcome.Completed r = TestEngine.bash(sb, ws, appendTo(all) + "echo ran", "run-cov2",
+                            "call-late-" + round, Duration.ofSeconds(30));
+                    assertEquals("ran\n", r.stdout(), r.stderr());
+                    for (String f : all) {
+                        assertEquals("orig\n", Files.readString(ws.resolve(f)), f + " was written in round " + round);
+                    }
+                }
+                assertTrue(repl.process().isAlive(), "the long-lived process runs on");
+            } finally {
+                repl.process().destroy();
+            }
+        }
+    }
+
     /** A script that tries to append to each of {@code files} (failures silent: the host files are the verdict). */
     private static String appendTo(List<String> files) {
         StringBuilder script = new StringBuilder();
