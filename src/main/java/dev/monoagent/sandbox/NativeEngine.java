@@ -729,11 +729,10 @@ final class NativeEngine implements AutoCloseable {
                 closeShell(stale);
                 List<Path> fresh = PolicyCompiler.denyLiterals(policy, WorkspaceFacts.scan(policy, tools.rg(),
                         env.home()));
-                // every long-lived process is ended, running or not: a shell wrapped beside a running one without
-                // re-initialising was given only the snapshot's denies — a protected file saved during its start and
-                // a symlinked protected name stayed writable in place (red team 6); ended, its end scan moves the
-                // human's new files to the quarantine as its possible doing (nothing is lost)
-                if (!fresh.equals(denyLiterals)) {
+                // as before() decides: a long-lived process that runs keeps running under the set it started with
+                // (ending it judged the human's new files as its doing and quarantined them), and the new shell's
+                // wrap gets the new paths as per-wrap denies (prepare); one stopped between evaluations is ended
+                if (!fresh.equals(denyLiterals) && liveProcesses.stream().allMatch(SandboxProcess::stopped)) {
                     if (!liveProcesses.isEmpty()) {
                         endLongLived("the protected layout changed while it ran, so it was ended to run under the "
                                 + "new protected set");

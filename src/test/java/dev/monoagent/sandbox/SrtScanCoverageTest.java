@@ -124,13 +124,54 @@ class SrtScanCoverageTest {
                     } catch (java.nio.file.NoSuchFileException none) {
                         // nothing quarantined
                     }
-                    // in place, or moved when the process was ended for the new protected set (a new warm shell
-                    // ends it, and its end scan takes what appeared as its possible doing): never written, never lost
-                    assertTrue(!copies.isEmpty(), f + " was lost");
-                    for (Path c : copies) {
-                        assertEquals("orig\n", Files.readString(c), f + " was written while the process ran: " + c);
+                    assertEquals(1, copies.size(), f + " is in one place: " + copies);
+                    assertEquals("orig\n", Files.readString(copies.get(0)), f + " was written while the process ran");
+                    if (!f.startsWith("late/full/") && !f.startsWith("late/repo/")) {
+                        assertEquals(ws.resolve(f), copies.get(0), f + " stays: the human's, not a repository");
                     }
                 }
+                var vs = repl.process().checkpoint("call-eval-cov");
+                assertTrue(vs.stream().anyMatch(v -> v.target() != null && v.target().endsWith("late/full/.git")),
+                        "recorded on the long-lived process: " + vs);
+            } finally {
+                repl.process().destroy();
+            }
+        }
+    }
+
+    /**
+     * The warm shell is replaced when the layout changes; while a long-lived process runs, the new one is wrapped under
+     * the same initialised set (nothing is re-initialised or ended), so the names the human made since must reach it
+     * as per-wrap denies: each later command is refused them, and the process runs on.
+     */
+    @Test
+    void aShellReplacedBesideARunningLongLivedProcessIsRefusedTheNewNames() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            StartOutcome.Started repl = assertInstanceOf(StartOutcome.Started.class, sb.start(new CommandSpec(
+                    List.of("/bin/bash", "-c", "sleep 60"), ws, Duration.ofSeconds(90), null, Map.of(), "run-cov2",
+                    "call-repl", "NodeRepl", CommandSpec.DEFAULT_MAX_OUTPUT)));
+            try {
+                List<String> all = new ArrayList<>();
+                for (int round = 0; round < 3; round++) {
+                    // a command on the run's shell, then new names on the host: the next command gets a new shell
+                    TestEngine.bash(sb, ws, "true", "run-cov2", "call-warm-" + round, Duration.ofSeconds(30));
+                    List<String> late = List.of("r" + round + "/.vscode/tasks.json", "r" + round + "/.envrc",
+                            "r" + round + "/a/b/.Zshrc", "r" + round + "/.claude/settings.json");
+                    for (String f : late) {
+                        Files.createDirectories(ws.resolve(f).getParent());
+                        Files.writeString(ws.resolve(f), "orig\n");
+                    }
+                    all.addAll(late);
+                    ExecOutcome.Completed r = TestEngine.bash(sb, ws, appendTo(all) + "echo ran", "run-cov2",
+                            "call-late-" + round, Duration.ofSeconds(30));
+                    assertEquals("ran\n", r.stdout(), r.stderr());
+                    for (String f : all) {
+                        assertEquals("orig\n", Files.readString(ws.resolve(f)), f + " was written in round " + round);
+                    }
+                }
+                assertTrue(repl.process().isAlive(), "the long-lived process runs on");
             } finally {
                 repl.process().destroy();
             }
