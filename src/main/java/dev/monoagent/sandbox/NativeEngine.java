@@ -176,15 +176,12 @@ final class NativeEngine implements AutoCloseable {
         return sessionTmp;
     }
 
-    /** The protected-path watch, or null (macOS); tests take its repository trigger to time {@link #intervene}. */
+    /**
+     * The protected-path watch, or null (macOS); tests take its repository trigger to time {@link #intervene} and read
+     * its private sync dir.
+     */
     ProtectedWatch watch() {
         return watch;
-    }
-
-    /** The watch's private sync dir (host only), or null when there is no watch (macOS). */
-    Path syncDir() {
-        ProtectedWatch w = watch;
-        return w == null ? null : w.syncDir();
     }
 
     /** The per-command limits in force (null before {@link #start()}). */

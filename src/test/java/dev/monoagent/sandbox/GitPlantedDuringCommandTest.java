@@ -53,12 +53,9 @@ class GitPlantedDuringCommandTest {
         Path marker = tmp.toRealPath().resolve("fsmonitor-ran-repl");
         try (Sandbox sb = TestEngine.openReady(ws)) {
             // what a NodeRepl evaluation (or a detached child of the REPL) does while it runs
-            StartOutcome.Started so = org.junit.jupiter.api.Assertions.assertInstanceOf(StartOutcome.Started.class,
-                    sb.start(new CommandSpec(List.of("/bin/bash", "-c", "(setsid sh -c \"git init -q bg && git -C bg "
-                            + "config core.fsmonitor 'echo ran >> " + marker + "; false'; touch bg-done\" &); "
-                            + "sleep 30"), ws, Duration.ofSeconds(60), null, java.util.Map.of(), "run-ea", "call-repl",
-                            "NodeRepl", CommandSpec.DEFAULT_MAX_OUTPUT)));
-            SandboxProcess p = so.process();
+            SandboxProcess p = TestEngine.longLived(sb, ws, "(setsid sh -c \"git init -q bg && git -C bg "
+                    + "config core.fsmonitor 'echo ran >> " + marker + "; false'; touch bg-done\" &); sleep 30",
+                    "run-ea", "call-repl", Duration.ofSeconds(60));
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while (!Files.exists(ws.resolve("bg-done")) && System.nanoTime() < deadline && p.isAlive()) {
@@ -103,11 +100,8 @@ class GitPlantedDuringCommandTest {
         try (Sandbox sb = TestEngine.openReady(ws)) {
             NativeEngine ne = sb.engine();
             ne.watch().onRepository(null);
-            StartOutcome.Started so = org.junit.jupiter.api.Assertions.assertInstanceOf(StartOutcome.Started.class,
-                    sb.start(new CommandSpec(List.of("/bin/bash", "-c", "sleep 60"), ws, Duration.ofSeconds(90),
-                            null, java.util.Map.of(), "run-late", "call-repl", "NodeRepl",
-                            CommandSpec.DEFAULT_MAX_OUTPUT)));
-            SandboxProcess p = so.process();
+            SandboxProcess p = TestEngine.longLived(sb, ws, "sleep 60", "run-late", "call-repl",
+                    Duration.ofSeconds(90));
             try {
                 // what the running process could have written (the host cannot tell who did)
                 Path git = Files.createDirectories(ws.resolve("late/.git"));

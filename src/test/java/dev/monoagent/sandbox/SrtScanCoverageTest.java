@@ -1,7 +1,6 @@
 package dev.monoagent.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.monoagent.config.Enums.NetworkMode;
@@ -84,9 +83,8 @@ class SrtScanCoverageTest {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         Files.writeString(ws.resolve("README.md"), "hi\n");
         try (Sandbox sb = TestEngine.openReady(ws)) {
-            StartOutcome.Started repl = assertInstanceOf(StartOutcome.Started.class, sb.start(new CommandSpec(
-                    List.of("/bin/bash", "-c", "sleep 60"), ws, Duration.ofSeconds(90), null, Map.of(), "run-cov",
-                    "call-repl", "NodeRepl", CommandSpec.DEFAULT_MAX_OUTPUT)));
+            SandboxProcess repl = TestEngine.longLived(sb, ws, "sleep 60", "run-cov", "call-repl",
+                    Duration.ofSeconds(90));
             try {
                 // what srt's per-wrap scan would have denied on the next command (the engine cannot re-initialise)
                 List<String> late = List.of("late/.vscode/tasks.json", "late/deep/.BASHRC", "late/.husky/pre-commit",
@@ -102,7 +100,7 @@ class SrtScanCoverageTest {
                 }
                 assertTrue(!Files.exists(ws.resolve("late/.vscode/new.json")), "a new file in a late .vscode dir");
             } finally {
-                repl.process().destroy();
+                repl.destroy();
             }
         }
     }
@@ -117,9 +115,8 @@ class SrtScanCoverageTest {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         Files.writeString(ws.resolve("README.md"), "hi\n");
         try (Sandbox sb = TestEngine.openReady(ws)) {
-            StartOutcome.Started repl = assertInstanceOf(StartOutcome.Started.class, sb.start(new CommandSpec(
-                    List.of("/bin/bash", "-c", "sleep 60"), ws, Duration.ofSeconds(90), null, Map.of(), "run-cov2",
-                    "call-repl", "NodeRepl", CommandSpec.DEFAULT_MAX_OUTPUT)));
+            SandboxProcess repl = TestEngine.longLived(sb, ws, "sleep 60", "run-cov2", "call-repl",
+                    Duration.ofSeconds(90));
             try {
                 List<String> all = new ArrayList<>();
                 for (int round = 0; round < 3; round++) {
@@ -139,9 +136,9 @@ class SrtScanCoverageTest {
                         assertEquals("orig\n", Files.readString(ws.resolve(f)), f + " was written in round " + round);
                     }
                 }
-                assertTrue(repl.process().isAlive(), "the long-lived process runs on");
+                assertTrue(repl.isAlive(), "the long-lived process runs on");
             } finally {
-                repl.process().destroy();
+                repl.destroy();
             }
         }
     }

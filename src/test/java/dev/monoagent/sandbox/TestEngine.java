@@ -106,6 +106,18 @@ public final class TestEngine {
         }
     }
 
+    /**
+     * Starts {@code script} as a long-lived sandboxed process in {@code ws} (NodeRepl's kind: it runs beside the run's
+     * commands, unfrozen); fails unless it started.
+     */
+    static SandboxProcess longLived(Sandbox sb, Path ws, String script, String runId, String callId,
+                                    java.time.Duration timeout) {
+        StartOutcome o = sb.start(new CommandSpec(List.of("/bin/bash", "-c", script), ws, timeout, null,
+                java.util.Map.of(), runId, callId, "NodeRepl", CommandSpec.DEFAULT_MAX_OUTPUT));
+        return org.junit.jupiter.api.Assertions.assertInstanceOf(StartOutcome.Started.class, o, o.toString())
+                .process();
+    }
+
     /** Runs a bash command in {@code dir} attributed to {@code runId}/{@code callId}; fails unless it ran. */
     static ExecOutcome.Completed bash(Sandbox sb, Path dir, String cmd, String runId, String callId,
                                       java.time.Duration timeout) {

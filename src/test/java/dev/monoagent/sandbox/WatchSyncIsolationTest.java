@@ -32,8 +32,8 @@ class WatchSyncIsolationTest {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         try (TestEngine.Warm warm = TestEngine.openWarm(ws, new TestEngine.Events())) {
             Sandbox sb = warm.sandbox();
-            Path sync = sb.engine().syncDir();
-            assertNotNull(sync, "the engine has a watch with a sync dir (Linux)");
+            assertNotNull(sb.engine().watch(), "the engine has a watch (Linux)");
+            Path sync = sb.engine().watch().syncDir();
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(sync)));
             List<String> hostBefore = names(sync);
             String d = sync.toString();
