@@ -106,6 +106,60 @@ class SrtScanCoverageTest {
     }
 
     /**
+     * Open, reproduces a write (README known gaps, red team 6 round): the same names plus a repository host git would
+     * obey, made beside the running process. Run alone it passes; in a full-suite run of a clean clone (2026-12-02,
+     * 3 of 3 reruns) the human's new {@code late/.vscode/tasks.json} ended up in the quarantine holding the command's
+     * {@code pwned}. Disabled until fixed, so that the suite stays a gate; not counted as coverage.
+     */
+    @org.junit.jupiter.api.Disabled("open: a command wrote the human's new protected name (README known gaps)")
+    @Test
+    void aRepositoryBesideTheHumansNewNamesLeavesThemUnwritten() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            SandboxProcess repl = TestEngine.longLived(sb, ws, "sleep 60", "run-cov3", "call-repl",
+                    Duration.ofSeconds(90));
+            try {
+                List<String> late = List.of("late/.vscode/tasks.json", "late/deep/.BASHRC", "late/.husky/pre-commit",
+                        "late/repo/.git/hooks/pre-push", "late/full/.git/hooks/pre-push");
+                for (String f : late) {
+                    Files.createDirectories(ws.resolve(f).getParent());
+                    Files.writeString(ws.resolve(f), "orig\n");
+                }
+                Files.createDirectories(ws.resolve("late/full/.git/objects"));
+                Files.createDirectories(ws.resolve("late/full/.git/refs"));
+                Files.writeString(ws.resolve("late/full/.git/HEAD"), "ref: refs/heads/main\n");
+                TestEngine.bash(sb, ws, appendTo(late) + "true", "run-cov3", "call-late", Duration.ofSeconds(30));
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (Files.exists(ws.resolve("late/full/.git")) && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertTrue(!Files.exists(ws.resolve("late/full/.git")), "the repository stayed in host git's sight");
+                // each file unwritten wherever it is: in place, or in the quarantine
+                for (String f : late) {
+                    List<Path> copies = new ArrayList<>();
+                    if (Files.exists(ws.resolve(f))) {
+                        copies.add(ws.resolve(f));
+                    }
+                    String moved = f.replace("/.git/", "/dot-git/");
+                    try (var q = Files.walk(ws.resolve(".mono-agent/quarantine"))) {
+                        q.filter(x -> x.toString().endsWith("/" + f) || x.toString().endsWith("/" + moved))
+                                .forEach(copies::add);
+                    } catch (java.nio.file.NoSuchFileException none) {
+                        // nothing quarantined
+                    }
+                    assertTrue(!copies.isEmpty(), f + " was lost");
+                    for (Path c : copies) {
+                        assertEquals("orig\n", Files.readString(c), f + " was written while the process ran: " + c);
+                    }
+                }
+            } finally {
+                repl.destroy();
+            }
+        }
+    }
+
+    /**
      * The warm shell is replaced when the layout changes; while a long-lived process runs, the new one is wrapped under
      * the same initialised set (nothing is re-initialised or ended), so the names the human made since must reach it
      * as per-wrap denies: each later command is refused them, and the process runs on.
