@@ -132,6 +132,9 @@ final class Limits {
     }
 
     /** One command's group (null for rlimits): {@link #wrap} puts the command in it, {@link #release} ends it. */
+    /** How long a freeze waits for a just-spawned command to enter its group. */
+    private static final long ENTER_WAIT_NANOS = 2_000_000_000L;
+
     final class Slot {
         private final List<Path> groups;
         /** The group whose freezer stops the command (v2: its group; v1: the freezer group), null: SIGSTOP. */
@@ -149,9 +152,30 @@ final class Limits {
          * {@link #thaw()} none of them runs.
          */
         Freezer.Result freeze(ProcessHandle root) {
+            if (freezeGroup != null) {
+                awaitEntered(root);
+            }
             Freezer.Result r = Freezer.freeze(freezeGroup, kind == Kind.CGROUP_V2, root);
             frozenRoot = root;
             return r;
+        }
+
+        /**
+         * A command spawned a moment ago enters the group in its host-side wrapper's first step ({@link #wrap}), before
+         * anything of it runs sandboxed; until then its root is outside the group, and a freeze then (a repository
+         * appearing right after the start) failed its verification and the command was killed. Waits, bounded, for the
+         * root to be in the freezer's group; a root that never enters still fails the verification.
+         */
+        private void awaitEntered(ProcessHandle root) {
+            long deadline = System.nanoTime() + ENTER_WAIT_NANOS;
+            while (root.isAlive() && !procs(freezeGroup).contains(root.pid()) && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
 
         /** Whether {@link #freeze} stopped the command and nothing thawed it since. */

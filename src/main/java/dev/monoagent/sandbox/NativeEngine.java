@@ -1407,7 +1407,20 @@ final class NativeEngine implements AutoCloseable {
                 ProtectedScan.Snapshot seen = scan();
                 List<ProtectedScan.Change> git = new ArrayList<>(ProtectedScan.detectGit(policy, was.git(),
                         seen.git()));
-                git.addAll(ProtectedScan.detectRepos(policy, was.repos(), seen.repos()));
+                // a new .git directory with no HEAD is no repository to host git (a hooks-only one the human made
+                // beside a long-lived process): it is left where it is, denied to each command, for the after-command
+                // scan; a HEAD appearing in it brings the watch back here (ProtectedWatch)
+                Set<Path> notYet = new HashSet<>();
+                for (Path r : seen.repos()) {
+                    if (!was.repos().contains(r) && r.getFileName().toString().equals(".git")
+                            && Files.isDirectory(r, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            && !Files.exists(r.resolve("HEAD"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        notYet.add(r);
+                    }
+                }
+                Set<Path> obeyable = new HashSet<>(seen.repos());
+                obeyable.removeAll(notYet);
+                git.addAll(ProtectedScan.detectRepos(policy, was.repos(), obeyable));
                 if (git.isEmpty()) {
                     return;
                 }
@@ -1464,8 +1477,11 @@ final class NativeEngine implements AutoCloseable {
                 for (Map.Entry<String, Live> e : now) {
                     Prepared p = rebased.getOrDefault(e.getKey(), e.getValue().prep());
                     ProtectedScan.Snapshot b = p.before();
+                    // what was left in place stays new to the commands it is new to
+                    Set<Path> repos = new HashSet<>(after.repos());
+                    repos.removeIf(r -> notYet.contains(r) && !b.repos().contains(r));
                     rebased.put(e.getKey(), p.since(new ProtectedScan.Snapshot(b.files(), b.layout(), after.git(),
-                            after.repos()), p.watchMark()));
+                            Set.copyOf(repos)), p.watchMark()));
                 }
             } finally {
                 stopped.forEach(l -> l.slot().thaw());

@@ -139,6 +139,73 @@ class GitPlantedDuringCommandTest {
         }
     }
 
+    /**
+     * A repository appearing the moment a long-lived process starts: the host stops every sandboxed process before it
+     * judges the repository, and a process spawned a moment ago is still entering its control group (its host-side
+     * wrapper's first step). That freeze failed its verification ("outside its control group") and the process was
+     * killed, so what the human had just made was judged as its doing and quarantined (the reproducer in
+     * {@code SrtScanCoverageTest}). The freeze now waits for the process to be in its group; it runs on.
+     */
+    @Test
+    void aProcessStoppedRightAfterItStartsIsStoppedAndRunsOnNotKilled() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            NativeEngine ne = sb.engine();
+            ne.watch().onRepository(null);
+            for (int i = 0; i < 5; i++) {
+                SandboxProcess p = TestEngine.longLived(sb, ws, "sleep 60", "run-fresh", "call-repl-" + i,
+                        Duration.ofSeconds(90));
+                try {
+                    ne.intervene();
+                    Thread.sleep(200);
+                    assertTrue(p.isAlive(), "round " + i + ": the process was killed by the stop right after its start");
+                    List<Violation> vs = p.checkpoint("call-eval-" + i);
+                    assertTrue(vs.stream().noneMatch(v -> v.reason().contains("could not be stopped")), vs.toString());
+                } finally {
+                    p.destroy();
+                }
+            }
+        }
+    }
+
+    /**
+     * A {@code .git} directory without HEAD is no repository to host git: the human's hooks-only one, made beside a
+     * long-lived process, stays where it is when the host stops the process for an unrelated reason (srt's own
+     * placeholders {@code .git/HEAD}, {@code .git/commondir} for a second sandbox wake the watch) — it used to be moved
+     * to the quarantine then, by timing, so the human's file was in place in some runs and gone in others. Once HEAD,
+     * {@code objects/} and {@code refs/} make it one, the next stop moves it.
+     */
+    @Test
+    void aGitDirectoryWithoutHeadBesideALongLivedProcessStaysUntilItIsARepository() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            NativeEngine ne = sb.engine();
+            ne.watch().onRepository(null);
+            SandboxProcess p = TestEngine.longLived(sb, ws, "sleep 60", "run-nohead", "call-repl",
+                    Duration.ofSeconds(90));
+            try {
+                Path hook = ws.resolve("late/repo/.git/hooks/pre-push");
+                Files.createDirectories(hook.getParent());
+                Files.writeString(hook, "orig\n");
+                ne.intervene();
+                assertTrue(Files.exists(hook), "a .git directory with no HEAD was moved out");
+                Path git = ws.resolve("late/repo/.git");
+                Files.createDirectories(git.resolve("objects"));
+                Files.createDirectories(git.resolve("refs"));
+                Files.writeString(git.resolve("HEAD"), "ref: refs/heads/main\n");
+                ne.intervene();
+                assertFalse(Files.exists(git, java.nio.file.LinkOption.NOFOLLOW_LINKS),
+                        "the repository stayed in host git's sight beside the long-lived process");
+                assertTrue(p.isAlive(), "the process runs on");
+                List<Violation> vs = p.checkpoint("call-eval-nohead");
+                assertTrue(vs.stream().anyMatch(v -> v.target() != null && v.target().endsWith("late/repo/.git")),
+                        vs.toString());
+            } finally {
+                p.destroy();
+            }
+        }
+    }
+
     @Test
     void aRepositoryPlantedAsTheCommandEndsIsStillTakenOutAndRecordedOnce() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();

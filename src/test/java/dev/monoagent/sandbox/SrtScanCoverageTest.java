@@ -106,12 +106,14 @@ class SrtScanCoverageTest {
     }
 
     /**
-     * Open, reproduces a write (README known gaps, red team 6 round): the same names plus a repository host git would
-     * obey, made beside the running process. Run alone it passes; in a full-suite run of a clean clone (2026-12-02,
-     * 3 of 3 reruns) the human's new {@code late/.vscode/tasks.json} ended up in the quarantine holding the command's
-     * {@code pwned}. Disabled until fixed, so that the suite stays a gate; not counted as coverage.
+     * The same names plus a repository host git would obey, made beside the running process: the repository is moved
+     * to the quarantine at once, the names stay unwritten. This used to fail in warm-JVM runs (a full suite, or the
+     * class run alone; 3 to 6 of 8 repetitions): the host stops every sandboxed process to judge the repository, and
+     * the process, spawned a moment before, was still entering its control group — the freeze failed its
+     * verification, the process was killed, its end scan quarantined the human's names as its doing, and the next
+     * command created a fresh {@code late/.vscode/tasks.json} in the emptied directory (see
+     * {@code GitPlantedDuringCommandTest#aProcessStoppedRightAfterItStartsIsStoppedAndRunsOnNotKilled}).
      */
-    @org.junit.jupiter.api.Disabled("open: a command wrote the human's new protected name (README known gaps)")
     @Test
     void aRepositoryBesideTheHumansNewNamesLeavesThemUnwritten() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
