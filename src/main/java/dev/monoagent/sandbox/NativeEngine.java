@@ -42,10 +42,10 @@ final class NativeEngine implements AutoCloseable {
 
     /** A wrapped command ready to spawn. */
     record Prepared(String commandId, List<String> argv, Map<String, String> env, ProtectedScan.Snapshot before,
-                    Attribution who, boolean reused, String startMarker, long watchMark) {
+                    Attribution who, boolean reused, String startMarker, long watchMark, List<String> extras) {
         /** The same command judged from a later snapshot and watch mark (a long-lived process's last checkpoint). */
         Prepared since(ProtectedScan.Snapshot later, long mark) {
-            return new Prepared(commandId, argv, env, later, who, reused, startMarker, mark);
+            return new Prepared(commandId, argv, env, later, who, reused, startMarker, mark, extras);
         }
     }
 
@@ -132,6 +132,8 @@ final class NativeEngine implements AutoCloseable {
     private final Set<String> warmWraps = ConcurrentHashMap.newKeySet();
     /** Runs whose shell is being started (by one command; see {@link #acquireShell}). */
     private final Set<String> startingShells = ConcurrentHashMap.newKeySet();
+    /** Test seam: runs after a warm shell's wrap is made, before it is spawned (and its mounts made). */
+    volatile Runnable shellStarting = () -> { };
     /** Why this engine stopped using warm shells (null: it uses them); set when one failed to start. */
     private volatile String warmOff;
     /** Bumped at every initialise: a warm shell or long-lived process of an older one runs under an old deny set. */
@@ -466,7 +468,7 @@ final class NativeEngine implements AutoCloseable {
         e.put("MONO_AGENT_CMD", Platform.current() == Platform.MACOS ? MacHost.command(argv, marker)
                 : CommandScript.build(argv, ports, v6, tools.socat().toString(), marker));
         return new Prepared(w.commandId(), List.of(tools.bash().toString(), "-c", w.wrapped()), e, before, who,
-                w.prepared(), marker, watchMark());
+                w.prepared(), marker, watchMark(), List.copyOf(extras));
     }
 
     /** Every path srt is given to deny on a wrap now: our literals, the per-command extras, srt's own at the cwd. */
@@ -480,7 +482,7 @@ final class NativeEngine implements AutoCloseable {
     /**
      * Protected paths in {@code before} that the initialised deny list does not cover (a hook file, a repository, an
      * {@code .env.*} or one of srt's dangerous names the human created meanwhile), as the outermost protected path
-     * holding each; symlinks are left out (srt would deny their target). Normally a re-initialise adds them; while a
+     * holding each; a symlink only when its target exists (srt denies the target). Normally a re-initialise adds them; while a
      * long-lived process runs it cannot, so each command gets them as per-command denies instead.
      */
     List<String> uncovered(ProtectedScan.Snapshot before) {
@@ -500,7 +502,10 @@ final class NativeEngine implements AutoCloseable {
                     break;
                 }
             }
-            if (!Files.isSymbolicLink(acc) && Files.exists(acc, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // a symlinked one goes too when its target exists: srt denies the target, as a re-initialise would
+            // (red team 6 A2: a `.env.custom -> config/prod.env` made beside a running process was written through);
+            // a dangling one is not handed on (srt would make a placeholder at its target)
+            if (Files.isSymbolicLink(acc) ? Files.exists(acc) : Files.exists(acc, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 out.add(acc.toString());
             }
         }
@@ -586,17 +591,28 @@ final class NativeEngine implements AutoCloseable {
         String id = "ma-warm-" + UUID.randomUUID();
         WarmShell.Outcome o;
         Prepared prep;
+        boolean stale = false;
         try {
             if (started[0]) {
                 // the shell's mount points (srt's denies for absent paths) appeared after the snapshot above; the
                 // layout seen now is the one its mounts were made for (the watch's index must have seen them too)
                 syncWatch();
                 before = scan();
+                // unless a protected path came meanwhile that its wrap was not given (saved while it started, after
+                // the snapshot its denies came from; or a long-lived process ended in between, so none were given):
+                // the shell would keep it writable for the rest of the run (red team 6 A1). It is dropped, and this
+                // command goes to a fresh sandbox, whose start judges the new path as any command's does
+                List<String> given = shell.denied();
+                List<String> missed = uncovered(before).stream().filter(x -> !given.contains(x)).toList();
+                if (!missed.isEmpty()) {
+                    stale = true;
+                    return null;
+                }
                 shell.layout(before.layout());
             }
             lock.readLock().lock();
             try {
-                prep = new Prepared(id, argv, Map.of(), before, who, false, null, watchMark());
+                prep = new Prepared(id, argv, Map.of(), before, who, false, null, watchMark(), shell.denied());
                 commands.put(id, who);
                 grantedPorts = shell.ports();
                 running.add(id);
@@ -641,6 +657,9 @@ final class NativeEngine implements AutoCloseable {
             }
         } finally {
             shell.release();
+            if (stale) {
+                dropShell(shell);
+            }
         }
         if (o instanceof WarmShell.Outcome.NotRun nr) {
             commands.remove(id);
@@ -827,8 +846,9 @@ final class NativeEngine implements AutoCloseable {
                         launched, before, reuse);
                 warmWraps.add(prep.commandId());
                 slot = limits.acquire();
+                shellStarting.run();
                 p = ProcessRunner.spawn(setsid, slot.wrap(tools.bash(), prep.argv()), prep.env(), policy.workspace());
-                WarmShell s = WarmShell.handshake(p, slot, prep.commandId(), ports, generation,
+                WarmShell s = WarmShell.handshake(p, slot, prep.commandId(), ports, generation, prep.extras(),
                         Duration.ofSeconds(20));
                 shellsByWrap.put(prep.commandId(), s);
                 mounts.holdNone(prep.commandId());

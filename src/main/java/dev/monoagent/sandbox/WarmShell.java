@@ -68,6 +68,7 @@ final class WarmShell implements AutoCloseable {
     private final String wrapId;
     private final List<Integer> ports;
     private final long generation;
+    private final List<String> denied;
     private final SecretKeySpec key;
     private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(this::newMac);
     private final BlockingQueue<Object> frames = new LinkedBlockingQueue<>();
@@ -81,12 +82,13 @@ final class WarmShell implements AutoCloseable {
     private long nextId = 1;
 
     private WarmShell(Process process, Limits.Slot slot, String wrapId, List<Integer> ports, long generation,
-                      byte[] key) {
+                      List<String> denied, byte[] key) {
         this.process = process;
         this.slot = slot;
         this.wrapId = wrapId;
         this.ports = List.copyOf(ports);
         this.generation = generation;
+        this.denied = List.copyOf(denied);
         this.key = new SecretKeySpec(key, "HmacSHA256");
         ProcessRunner.pump("warm-shell-frames", (Runnable) this::readLoop);
         ProcessRunner.pump("warm-shell-stderr", (Runnable) this::stderrLoop);
@@ -106,10 +108,10 @@ final class WarmShell implements AutoCloseable {
      * processes the sandbox holds (srt's, the server's and its ancestors'): only those may outlive a command.
      */
     static WarmShell handshake(Process p, Limits.Slot slot, String wrapId, List<Integer> ports, long generation,
-                               Duration timeout) throws IOException {
+                               List<String> denied, Duration timeout) throws IOException {
         byte[] key = new byte[32];
         RANDOM.nextBytes(key);
-        WarmShell s = new WarmShell(p, slot, wrapId, ports, generation, key);
+        WarmShell s = new WarmShell(p, slot, wrapId, ports, generation, denied, key);
         try {
             OutputStream in = p.getOutputStream();
             in.write(("KEY " + HexFormat.of().formatHex(key) + "\n").getBytes(StandardCharsets.US_ASCII));
@@ -166,6 +168,11 @@ final class WarmShell implements AutoCloseable {
 
     long generation() {
         return generation;
+    }
+
+    /** The per-wrap denies its wrap was given (protected paths the initialised set did not cover then). */
+    List<String> denied() {
+        return denied;
     }
 
     /** Usable for another command: alive, never doubted. */

@@ -200,6 +200,95 @@ class SrtScanCoverageTest {
     }
 
     /** A script that tries to append to each of {@code files} (failures silent: the host files are the verdict). */
+    /**
+     * Red team 6 A1: a protected file saved while the run's warm shell starts beside a running long-lived process —
+     * after the snapshot the shell's denies come from, before its mounts are made — was not denied on that shell, and
+     * every later command of the run could overwrite it in place. Made deterministic here: the files are saved from
+     * the engine's seam between the shell's wrap and its spawn. The shell that missed them is dropped; the command
+     * runs on a fresh sandbox, the next one on a new shell, and neither can write them.
+     */
+    @Test
+    void aProtectedFileSavedWhileTheShellStartsIsNotWritableOnIt() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            SandboxProcess repl = TestEngine.longLived(sb, ws, "sleep 60", "run-a1", "call-repl",
+                    Duration.ofSeconds(90));
+            List<String> saved = List.of("late/.env.custom", "late/.vscode/tasks.json", "late/.envrc");
+            java.util.concurrent.atomic.AtomicInteger starts = new java.util.concurrent.atomic.AtomicInteger();
+            sb.engine().shellStarting = () -> {
+                if (starts.getAndIncrement() == 0) {
+                    try {
+                        for (String f : saved) {
+                            Files.createDirectories(ws.resolve(f).getParent());
+                            Files.writeString(ws.resolve(f), "orig\n");
+                        }
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            };
+            try {
+                for (int i = 0; i < 3; i++) {
+                    ExecOutcome.Completed r = TestEngine.bash(sb, ws, appendTo(saved) + "echo ran", "run-a1",
+                            "call-a1-" + i, Duration.ofSeconds(30));
+                    assertEquals("ran\n", r.stdout(), r.stderr());
+                    for (String f : saved) {
+                        assertEquals("orig\n", Files.readString(ws.resolve(f)), f + " was written by command " + i);
+                    }
+                }
+                assertTrue(starts.get() >= 1, "no warm shell was started");
+                assertTrue(repl.isAlive(), "the long-lived process runs on");
+            } finally {
+                sb.engine().shellStarting = () -> { };
+                repl.destroy();
+            }
+        }
+    }
+
+    /**
+     * Red team 6 A2: a symlinked protected name ({@code .env.custom -> config/prod.env}) the human makes beside a
+     * running long-lived process was left out of the per-command denies, so a command wrote through it with no record.
+     * It is handed to srt like the other new names (srt denies its target, as a re-initialise would), on the warm
+     * shell and on a per-command sandbox alike.
+     */
+    @Test
+    void aSymlinkedProtectedNameMadeBesideALongLivedProcessIsNotWrittenThrough() throws Exception {
+        boolean was = NativeEngine.warmDefault;
+        try {
+            for (boolean warm : new boolean[] {true, false}) {
+                NativeEngine.warmDefault = warm;
+                Path ws = Files.createDirectories(tmp.resolve(warm ? "warm" : "cold")).toRealPath();
+                Files.writeString(ws.resolve("README.md"), "hi\n");
+                try (Sandbox sb = TestEngine.openReady(ws)) {
+                    SandboxProcess repl = TestEngine.longLived(sb, ws, "sleep 60", "run-a2", "call-repl",
+                            Duration.ofSeconds(90));
+                    try {
+                        Path target = Files.createDirectories(ws.resolve("config")).resolve("prod.env");
+                        Files.writeString(target, "orig\n");
+                        Files.createSymbolicLink(ws.resolve(".env.custom"), Path.of("config/prod.env"));
+                        Files.createDirectories(ws.resolve("late"));
+                        Files.createSymbolicLink(ws.resolve("late/.env.custom"), Path.of("../config/prod.env"));
+                        for (String run : List.of("run-a2", "run-a2-other")) {
+                            ExecOutcome.Completed r = TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
+                                    + "echo pwned >> late/.env.custom 2>/dev/null; echo ran", run, "call-a2",
+                                    Duration.ofSeconds(30));
+                            assertEquals("ran\n", r.stdout(), r.stderr());
+                            assertEquals("orig\n", Files.readString(target), "written through the symlink in " + run
+                                    + (warm ? " (warm shell)" : " (per-command sandbox)"));
+                        }
+                        assertEquals(warm ? 2 : 0, sb.engine().warmShellsAlive(), "the path under test");
+                        assertTrue(repl.isAlive(), "the long-lived process runs on");
+                    } finally {
+                        repl.destroy();
+                    }
+                }
+            }
+        } finally {
+            NativeEngine.warmDefault = was;
+        }
+    }
+
     private static String appendTo(List<String> files) {
         StringBuilder script = new StringBuilder();
         for (String f : files) {
