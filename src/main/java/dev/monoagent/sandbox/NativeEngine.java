@@ -482,7 +482,7 @@ final class NativeEngine implements AutoCloseable {
     /**
      * Protected paths in {@code before} that the initialised deny list does not cover (a hook file, a repository, an
      * {@code .env.*} or one of srt's dangerous names the human created meanwhile), as the outermost protected path
-     * holding each; a symlink only when its target exists (srt denies the target). Normally a re-initialise adds them; while a
+     * holding each; a symlink only when its target is a regular file (srt denies the target). Normally a re-initialise adds them; while a
      * long-lived process runs it cannot, so each command gets them as per-command denies instead.
      */
     List<String> uncovered(ProtectedScan.Snapshot before) {
@@ -502,10 +502,13 @@ final class NativeEngine implements AutoCloseable {
                     break;
                 }
             }
-            // a symlinked one goes too when its target exists: srt denies the target, as a re-initialise would
-            // (red team 6 A2: a `.env.custom -> config/prod.env` made beside a running process was written through);
-            // a dangling one is not handed on (srt would make a placeholder at its target)
-            if (Files.isSymbolicLink(acc) ? Files.exists(acc) : Files.exists(acc, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // a symlinked one goes too when its target is a regular file: srt denies the target, as a re-initialise
+            // would (red team 6 A2: a `.env.custom -> config/prod.env` made beside a running process was written
+            // through). Not a dangling one (srt would make a placeholder at its target), nor one to a directory: srt
+            // would bind that read-only whole (`.env.dir -> .` made the workspace read-only, and a per-command wrap
+            // failed on the placeholders inside it — red team 7 A7)
+            if (Files.isSymbolicLink(acc) ? Files.isRegularFile(acc)
+                    : Files.exists(acc, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 out.add(acc.toString());
             }
         }
@@ -603,7 +606,9 @@ final class NativeEngine implements AutoCloseable {
                 // the shell would keep it writable for the rest of the run (red team 6 A1). It is dropped, and this
                 // command goes to a fresh sandbox, whose start judges the new path as any command's does
                 List<String> given = shell.denied();
-                List<String> missed = uncovered(before).stream().filter(x -> !given.contains(x)).toList();
+                // srt's own mount points (another live sandbox's empty .claude/commands, …) are no new paths
+                List<String> missed = uncovered(before).stream().filter(x -> !given.contains(x)
+                        && !srtMountPoint(Path.of(x))).toList();
                 if (!missed.isEmpty()) {
                     stale = true;
                     return null;

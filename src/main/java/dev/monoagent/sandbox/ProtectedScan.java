@@ -165,9 +165,10 @@ final class ProtectedScan {
         } catch (IOException ignored) {
             // partial snapshot: compared as is
         }
-        for (Path f : out.keySet()) {
-            layout.add("P " + f);
-        }
+        // with its identity: a file replaced on the host (an editor's save renames a new file over it) takes the
+        // bind over it out of a warm shell's mount namespace, so a shell made for the old one must not be reused
+        // (red team 7 A4; a repointed symlink likewise, A5)
+        out.forEach((f, k) -> layout.add("P " + f + " " + k.fileKey()));
         // a live sandbox's placeholder is not part of the layout: it comes and goes with the sandboxes (a warm shell's
         // commands each bind their own), and srt's arguments for the paths below it are the same either way
         git.forEach((path, e) -> layout.add("G " + path + " " + (mountPoint.test(path) ? 'A' : e.kind())));

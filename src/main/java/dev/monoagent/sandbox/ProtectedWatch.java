@@ -300,6 +300,9 @@ final class ProtectedWatch implements AutoCloseable {
             if (ev.kind() == StandardWatchEventKinds.OVERFLOW) {
                 overflowSeq = seq.incrementAndGet();
                 distrust();
+                // a lost event may have been the one completing a repository (a HEAD renamed in amid a flood of
+                // creates, red team 7 A9): the engine judges the tree now, from a walk (the index is distrusted)
+                onRepo.accept(policy.workspace());
                 continue;
             }
             if (dir == null || !(ev.context() instanceof Path name)) {
@@ -388,10 +391,15 @@ final class ProtectedWatch implements AutoCloseable {
         return p.getFileName() == null ? "" : p.getFileName().toString();
     }
 
-    /** A non-directory that may make host git see a repository: {@code HEAD}, {@code commondir}, a {@code .git} file. */
+    /**
+     * A non-directory that may make host git see a repository: {@code HEAD}, {@code commondir}, a {@code .git} file,
+     * or an {@code objects}/{@code refs} symlink (git follows it: a layout completed by {@code ln -s ../r refs}, red
+     * team 7 A1).
+     */
     private void repoCandidate(Path p) {
         String n = name(p);
-        if (n.equals("HEAD") || n.equals("commondir") || n.equals(".git")) {
+        if (n.equals("HEAD") || n.equals("commondir") || n.equals(".git")
+                || ((n.equals("objects") || n.equals("refs")) && Files.isSymbolicLink(p))) {
             onRepo.accept(p);
         }
     }

@@ -206,6 +206,92 @@ class GitPlantedDuringCommandTest {
         }
     }
 
+    /**
+     * Red team 7 A1: a bare layout whose {@code refs/} arrives as a symlink to a directory. The watch's trigger fired
+     * for HEAD (no layout yet) and for {@code objects}/{@code refs} directories only, so the symlink completing the
+     * layout woke nothing, and host git obeyed it ({@code core.bare=false} + {@code core.worktree}) while the command
+     * ran (3 of 3). An {@code objects}/{@code refs} symlink is a trigger now.
+     */
+    @Test
+    void aBareLayoutCompletedByASymlinkedRefsDirectoryIsNeutralisedWhileTheCommandRuns() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Path marker = tmp.toRealPath().resolve("fsmonitor-a1");
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            String plant = "mkdir -p bare/objects r/heads && printf '[core]\\n\\trepositoryformatversion = 0\\n"
+                    + "\\tbare = false\\n\\tworktree = %s\\n\\tfsmonitor = \"echo ran >> %s; false\"\\n' \"$PWD\" '"
+                    + marker + "' > bare/config && echo 'ref: refs/heads/main' > bare/HEAD && sleep 1 "
+                    + "&& ln -s ../r bare/refs && touch planted && sleep 8";
+            CompletableFuture<ExecOutcome.Completed> cmd = CompletableFuture.supplyAsync(() -> TestEngine.bash(sb,
+                    ws, plant, "run-a1", "call-a1", Duration.ofSeconds(60)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!Files.exists(ws.resolve("planted")) && System.nanoTime() < deadline && !cmd.isDone()) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(1000);
+            boolean ran = false;
+            int probes = 0;
+            for (; probes < 5 && !cmd.isDone() && !ran; probes++) {
+                ran = hostGitRuns(ws.resolve("bare"), marker);
+                Thread.sleep(100);
+            }
+            assertTrue(probes > 0, "the command ended before host git was run beside it");
+            ExecOutcome.Completed r = cmd.get(60, TimeUnit.SECONDS);
+            assertFalse(ran, "host git ran the agent's fsmonitor while the command ran (bare layout, refs symlink)");
+            assertTrue(r.violations().stream().anyMatch(v -> v.target() != null && v.target().endsWith("/bare")
+                    && v.reason().contains("while the command ran")), r.violations().toString());
+        }
+    }
+
+    /**
+     * Red team 7 A9: HEAD renamed into a {@code .git} amid 20,000 creates in the same directory: the JDK's per-key
+     * event list overflows and the rename's event is lost, and the overflow only scheduled an index rebuild (which
+     * triggers nothing), so host git obeyed the repository while the command ran (5 of 5). An overflow now wakes the
+     * engine to judge the tree from a walk.
+     */
+    @Test
+    void aHeadRenamedInAmidAnEventFloodIsStillNeutralisedWhileTheCommandRuns() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Path marker = tmp.toRealPath().resolve("fsmonitor-a9");
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            String plant = "mkdir -p sub/.git/objects sub/.git/refs sub/.git/j && printf '[core]\\n\\t"
+                    + "repositoryformatversion = 0\\n\\tfsmonitor = \"echo ran >> %s; false\"\\n' '" + marker
+                    + "' > sub/.git/config && sleep 1 && (cd sub/.git && echo 'ref: refs/heads/main' > j/HEAD.t && "
+                    + "seq -f a%g 1 20000 | xargs touch && mv j/HEAD.t HEAD && seq -f b%g 1 20000 | xargs touch "
+                    + "&& rm -f a* b*); sleep 4";
+            CompletableFuture<ExecOutcome.Completed> cmd = CompletableFuture.supplyAsync(() -> TestEngine.bash(sb,
+                    ws, plant, "run-a9", "call-a9", Duration.ofSeconds(60)));
+            // from one second after HEAD appeared (the class's protocol: the milliseconds before the host stops the
+            // command are the documented window), host git in sub/ again and again while the command runs
+            Path head = ws.resolve("sub/.git/HEAD");
+            long seenAt = 0;
+            while (!cmd.isDone()) {
+                if (Files.exists(head, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    if (seenAt == 0) {
+                        seenAt = System.nanoTime();
+                    } else if (System.nanoTime() - seenAt > TimeUnit.SECONDS.toNanos(1)) {
+                        hostGitRuns(ws.resolve("sub"), marker);
+                    }
+                }
+                Thread.sleep(20);
+            }
+            ExecOutcome.Completed r = cmd.get(60, TimeUnit.SECONDS);
+            assertFalse(Files.exists(marker), "host git ran the agent's fsmonitor while the command ran (HEAD event "
+                    + "lost in an overflow)");
+            // not vacuous: the layout was made, and taken out while the command ran
+            assertTrue(r.violations().stream().anyMatch(v -> v.target() != null && v.target().endsWith("sub/.git")
+                    && v.reason().contains("while the command ran")), r.violations().toString());
+        }
+    }
+
+    private static boolean hostGitRuns(Path dir, Path marker) throws Exception {
+        Process git = new ProcessBuilder("git", "-C", dir.toString(), "status").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(git.waitFor(20, TimeUnit.SECONDS));
+        return Files.exists(marker);
+    }
+
     @Test
     void aRepositoryPlantedAsTheCommandEndsIsStillTakenOutAndRecordedOnce() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();

@@ -289,6 +289,41 @@ class SrtScanCoverageTest {
         }
     }
 
+    /**
+     * Red team 7 A7: symlinked protected names to directories ({@code .env.dir -> .}, {@code sub/.env.tmp -> $TMPDIR})
+     * made beside a running long-lived process are not handed to srt (it would bind the target read-only whole: the
+     * workspace and the temp dir turned read-only on the warm shell, and a per-command wrap failed on the placeholders
+     * inside). Commands keep working on both paths.
+     */
+    @Test
+    void aSymlinkedProtectedNameToADirectoryDoesNotMakeItsTargetReadOnly() throws Exception {
+        boolean was = NativeEngine.warmDefault;
+        try {
+            for (boolean warm : new boolean[] {true, false}) {
+                NativeEngine.warmDefault = warm;
+                Path ws = Files.createDirectories(tmp.resolve(warm ? "w7" : "c7")).toRealPath();
+                Files.writeString(ws.resolve("README.md"), "hi\n");
+                try (Sandbox sb = TestEngine.openReady(ws)) {
+                    SandboxProcess p = TestEngine.longLived(sb, ws, "sleep 60", "run-a7", "call-repl",
+                            Duration.ofSeconds(90));
+                    try {
+                        Files.createSymbolicLink(ws.resolve(".env.dir"), Path.of("."));
+                        Files.createDirectories(ws.resolve("sub"));
+                        Files.createSymbolicLink(ws.resolve("sub/.env.tmp"), sb.engine().sessionTmp());
+                        ExecOutcome.Completed r = TestEngine.bash(sb, ws, "echo hi > out.txt && echo hi > "
+                                + "\"$TMPDIR/x\" && echo ran", "run-a7", "call-a7", Duration.ofSeconds(30));
+                        assertEquals("ran\n", r.stdout(), (warm ? "warm: " : "per-command: ") + r.stderr());
+                        assertEquals("hi\n", Files.readString(ws.resolve("out.txt")));
+                    } finally {
+                        p.destroy();
+                    }
+                }
+            }
+        } finally {
+            NativeEngine.warmDefault = was;
+        }
+    }
+
     private static String appendTo(List<String> files) {
         StringBuilder script = new StringBuilder();
         for (String f : files) {

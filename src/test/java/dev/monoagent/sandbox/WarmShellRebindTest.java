@@ -1,0 +1,93 @@
+package dev.monoagent.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Red team 7 A4/A5: a protected path the host replaces by rename between two commands of a run. The old file's bind
+ * in the run's warm shell goes with the old inode (the kernel detaches a mount whose mount point is renamed over on
+ * another namespace's side), so a shell reused for the same paths left the new file writable. The protected layout a
+ * shell is matched on now names each protected file's identity: the next command gets a new shell bound over the new
+ * one.
+ */
+class WarmShellRebindTest {
+    @TempDir
+    Path tmp;
+
+    /** An editor's save (temp file renamed over {@code .env.local}); the write keeps size and mtime (3 of 3 before). */
+    @Test
+    void aProtectedFileTheHumanSavesByRenameIsNotWritableOnTheRunsShell() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        Path env = ws.resolve(".env.local");
+        Files.writeString(env, "orig\n");
+        try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
+            Sandbox sb = w.sandbox();
+            TestEngine.bash(sb, ws, "echo pwned >> .env.local 2>/dev/null; echo ran",
+                    "run-a4", "call-a4-0", Duration.ofSeconds(30));
+            assertEquals("orig\n", Files.readString(env), "written before any save");
+            assertEquals(1, sb.engine().warmShellsAlive(), "warm shell");
+            // the human's editor saves: temp + rename over
+            Path t = ws.resolve(".env.local.tmp~");
+            Files.writeString(t, "save\n");
+            Files.move(t, env, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            ExecOutcome.Completed r = TestEngine.bash(sb, ws, "touch -r .env.local \"$TMPDIR/ref\"; "
+                    + "printf 'EVIL\\n' | dd of=.env.local conv=notrunc status=none; touch -r \"$TMPDIR/ref\" "
+                    + ".env.local; echo ran", "run-a4", "call-a4-1", Duration.ofSeconds(30));
+            assertEquals("save\n", Files.readString(env), "the saved .env.local was written; recorded: "
+                    + r.violations());
+        }
+    }
+
+    /** {@code ln -sfn}: a protected symlink repointed to another file, beside a long-lived process (nothing recorded). */
+    @Test
+    void aRepointedProtectedSymlinkBesideALongLivedProcessIsNotWrittenThrough() throws Exception {
+        repointed(true);
+    }
+
+    /** The same with no long-lived process (recorded only as "outcome not known" before). */
+    @Test
+    void aRepointedProtectedSymlinkIsNotWrittenThrough() throws Exception {
+        repointed(false);
+    }
+
+    private void repointed(boolean withRepl0) throws Exception {
+        for (boolean withRepl : new boolean[] {withRepl0}) {
+            Path ws = Files.createDirectories(tmp.resolve(withRepl ? "ws-repl" : "ws-norepl")).toRealPath();
+            Files.writeString(ws.resolve("README.md"), "hi\n");
+            Path cfg = Files.createDirectories(ws.resolve("config"));
+            Files.writeString(cfg.resolve("prod.env"), "orig\n");
+            Files.writeString(cfg.resolve("staging.env"), "orig\n");
+            try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
+                Sandbox sb = w.sandbox();
+                SandboxProcess repl = withRepl ? TestEngine.longLived(sb, ws, "sleep 60", "run-a5", "call-repl",
+                        Duration.ofSeconds(90)) : null;
+                try {
+                    Files.createSymbolicLink(ws.resolve(".env.custom"), Path.of("config/prod.env"));
+                    TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
+                            + "echo ran", "run-a5", "call-a5-0", Duration.ofSeconds(30));
+                    assertEquals("orig\n", Files.readString(cfg.resolve("prod.env")));
+                    // the human repoints it
+                    Path tl = ws.resolve(".env.custom.tmp");
+                    Files.createSymbolicLink(tl, Path.of("config/staging.env"));
+                    Files.move(tl, ws.resolve(".env.custom"), StandardCopyOption.ATOMIC_MOVE,
+                            StandardCopyOption.REPLACE_EXISTING);
+                    ExecOutcome.Completed r = TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
+                            + "echo ran", "run-a5", "call-a5-1", Duration.ofSeconds(30));
+                    assertEquals("orig\n", Files.readString(cfg.resolve("staging.env")),
+                            "written through the repointed link (repl=" + withRepl + "); recorded: " + r.violations());
+                } finally {
+                    if (repl != null) {
+                        repl.destroy();
+                    }
+                }
+            }
+        }
+    }
+}
