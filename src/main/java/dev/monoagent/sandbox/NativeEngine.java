@@ -132,6 +132,8 @@ final class NativeEngine implements AutoCloseable {
     private final Set<String> warmWraps = ConcurrentHashMap.newKeySet();
     /** Runs whose shell is being started (by one command; see {@link #acquireShell}). */
     private final Set<String> startingShells = ConcurrentHashMap.newKeySet();
+    /** Per live long-lived process: the identities of the protected files it was started over. */
+    private final Map<String, Map<Path, Object>> longLivedStart = new ConcurrentHashMap<>();
     /** Test seam: runs after a warm shell's wrap is made, before it is spawned (and its mounts made). */
     volatile Runnable shellStarting = () -> { };
     /** Why this engine stopped using warm shells (null: it uses them); set when one failed to start. */
@@ -332,6 +334,11 @@ final class NativeEngine implements AutoCloseable {
         ProtectedScan.Snapshot before = scan();
         List<Path> lits = denyLiterals;
         String uncovered = uncovered(before, lits);
+        if (uncovered != null) {
+            uncovered += " appeared";
+        } else {
+            uncovered = replacedUnderLongLived(before);
+        }
         if (uncovered != null && liveProcesses.stream().allMatch(SandboxProcess::stopped)) {
             // every command runs under the protected set current at its start (issue 9 E-B): a long-lived process
             // started under the old set would keep writing where the new one denies, so it is ended (its owner says
@@ -339,11 +346,29 @@ final class NativeEngine implements AutoCloseable {
             // each is stopped between evaluations: then the new paths are provably not its doing. One that is running
             // keeps running, and the command gets the new paths as per-command denies (prepare)
             endLongLived("the protected files changed while it ran (" + uncovered
-                    + " appeared), so it was ended to run under the new protected set");
+                    + "), so it was ended to run under the new protected set");
             reinit();
             before = scan();
         }
         return before;
+    }
+
+    /**
+     * A protected file that a live long-lived process was started over and that the host has since replaced (another
+     * inode at the path: an editor's save renames a new file over it), or null. The bind srt made over the old one
+     * went with it out of that process's mount namespace, so the process could write the new one (red team 7, the
+     * NodeRepl form of A4): like a new protected file, it ends the process before its next evaluation.
+     */
+    private String replacedUnderLongLived(ProtectedScan.Snapshot now) {
+        for (Map<Path, Object> start : longLivedStart.values()) {
+            for (Map.Entry<Path, Object> e : start.entrySet()) {
+                ProtectedScan.Key k = now.files().get(e.getKey());
+                if (k != null && !java.util.Objects.equals(k.fileKey(), e.getValue())) {
+                    return e.getKey() + " was replaced on the host";
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -1090,6 +1115,9 @@ final class NativeEngine implements AutoCloseable {
         java.util.concurrent.atomic.AtomicReference<Prepared> seen = new java.util.concurrent.atomic.AtomicReference<>(
                 prep);
         longLived.incrementAndGet();
+        Map<Path, Object> startKeys = new java.util.HashMap<>();
+        prep.before().files().forEach((f, k) -> startKeys.put(f, k.fileKey()));
+        longLivedStart.put(prep.commandId(), startKeys);
         running.add(prep.commandId());
         live.put(prep.commandId(), new Live(slot, new java.util.concurrent.atomic.AtomicReference<>(p), prep.who(),
                 prep, true));
@@ -1109,6 +1137,7 @@ final class NativeEngine implements AutoCloseable {
             recordPending(prep.commandId(), prep.who());
             slot.release();
             longLived.decrementAndGet();
+            longLivedStart.remove(prep.commandId());
             cleanupWrap(prep.commandId());
             // what earlier checkpoints handled is not reported again
             return finish(seen.get(), "", 0);

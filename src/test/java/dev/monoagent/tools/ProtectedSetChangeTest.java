@@ -59,4 +59,34 @@ class ProtectedSetChangeTest {
             assertEquals("'EROFS'", w.text());
         }
     }
+
+    /**
+     * Red team 7, the NodeRepl form of A4: the human's editor saves {@code .env} while the REPL lives (a new file
+     * renamed over it). srt's bind over the old file went with it out of the REPL's mount namespace, so the REPL could
+     * write the saved one (a long-lived process did, checked on the old code). The engine ends the REPL before its next
+     * evaluation, as for a new protected file; the fresh one is refused the write.
+     */
+    @Test
+    void aProtectedFileTheHumanSavesByRenameWhileTheReplLivesIsNotWritableFromIt() throws Exception {
+        Path ws = SandboxedToolsTest.workspace(tmp);
+        LoadedConfig cfg = SandboxedToolsTest.config(ws, Enums.NetworkMode.NONE);
+        List<Event> events = new CopyOnWriteArrayList<>();
+        try (Sandbox sb = Sandbox.open(cfg, events::add, dev.monoagent.sandbox.TestEngine.env());
+             Tools tools = Tools.open(cfg, sb, events::add)) {
+            assertEquals("ready", sb.status().state(), String.join("\n", sb.status().lines()));
+            Tools.Run run = tools.run("run-save");
+            assertEquals("undefined", run.call("c-1", "NodeRepl", json("code", "var n = 40")).text());
+            Path env = ws.resolve(".env");
+            Path t = ws.resolve(".env.swp~");
+            Files.writeString(t, "SAVED=1\n");
+            Files.move(t, env, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            ToolResult w = run.call("c-2", "NodeRepl", json("code",
+                    "try { require('fs').writeFileSync('.env', 'EVIL=1\\n', {flag: 'r+'}); 'wrote' } catch (e) { e.code }"));
+            assertEquals("SAVED=1\n", Files.readString(env), w.text());
+            assertTrue(w.text().startsWith("Note: the NodeRepl process was restarted"), w.text());
+            assertTrue(w.text().contains("was replaced on the host"), w.text());
+            assertTrue(w.text().endsWith("'EROFS'"), w.text());
+        }
+    }
 }
