@@ -119,13 +119,22 @@ final class HostControl {
         return List.copyOf(out);
     }
 
-    /** Whether host git would take {@code dir} itself for a (bare) repository. */
+    /**
+     * Whether host git would, or could with one more entry, take {@code dir} itself for a (bare) repository: a
+     * {@code HEAD} with {@code objects} and {@code refs} beside it, each of them there without following links (a
+     * dangling {@code objects -> ../o} counts: its target can be made later, and nothing would wake us then — red team
+     * 8 D2), or a {@code HEAD} with a {@code commondir}, whose objects and refs git looks up in the common dir, which
+     * may be anywhere and complete itself later (D1: host git obeyed such a pair after the command, nothing recorded).
+     */
     static boolean bareLayout(Path dir) {
-        // git accepts a symlinked HEAD ("refs/..." target) and symlinked objects/ and refs/ dirs, so do we
         Path head = dir == null ? null : dir.resolve("HEAD");
-        return head != null && Files.exists(head, LinkOption.NOFOLLOW_LINKS)
-                && !Files.isDirectory(head, LinkOption.NOFOLLOW_LINKS)
-                && Files.isDirectory(dir.resolve("objects")) && Files.isDirectory(dir.resolve("refs"));
+        if (head == null || !Files.exists(head, LinkOption.NOFOLLOW_LINKS)
+                || Files.isDirectory(head, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        return Files.exists(dir.resolve("commondir"), LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(dir.resolve("objects"), LinkOption.NOFOLLOW_LINKS)
+                && Files.exists(dir.resolve("refs"), LinkOption.NOFOLLOW_LINKS);
     }
 
     /** The directory a {@code gitdir: <path>} file points to (absolute, normalized), or null. */

@@ -363,7 +363,7 @@ final class NativeEngine implements AutoCloseable {
         for (Map<Path, Object> start : longLivedStart.values()) {
             for (Map.Entry<Path, Object> e : start.entrySet()) {
                 ProtectedScan.Key k = now.files().get(e.getKey());
-                if (k != null && !java.util.Objects.equals(k.fileKey(), e.getValue())) {
+                if (k != null && !k.identity().equals(e.getValue())) {
                     return e.getKey() + " was replaced on the host";
                 }
             }
@@ -535,9 +535,40 @@ final class NativeEngine implements AutoCloseable {
             if (Files.isSymbolicLink(acc) ? Files.isRegularFile(acc)
                     : Files.exists(acc, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 out.add(acc.toString());
+            } else if (Files.isSymbolicLink(acc)) {
+                // a symlinked protected directory (.husky -> tools/husky, red team 8 C4): its target itself, when
+                // that is a directory inside the workspace holding nothing srt would have to make a placeholder in
+                Path target = denyableDirTarget(acc, ws, lits);
+                if (target != null) {
+                    out.add(target.toString());
+                }
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The real directory a symlinked protected name leads to, when srt can bind it read-only whole without harm: inside
+     * the workspace, neither the workspace nor above it, and holding no denied path (srt would have to make a
+     * placeholder inside the read-only bind: "Can't create file") and no {@code .git}. Else null (not denied).
+     */
+    private static Path denyableDirTarget(Path link, Path ws, List<Path> lits) {
+        try {
+            Path t = link.toRealPath();
+            if (!Files.isDirectory(t) || !t.startsWith(ws) || ws.startsWith(t)
+                    || t.startsWith(ws.resolve(".mono-agent")) || lits.stream().anyMatch(l -> l.startsWith(t))) {
+                return null;
+            }
+            // bounded: a target too large to look through is not bound (left to the after-command scan)
+            try (var w = Files.walk(t, 8)) {
+                long[] n = {0};
+                boolean clean = w.takeWhile(x -> ++n[0] <= 20_000).noneMatch(x -> x.getFileName() != null
+                        && x.getFileName().toString().equals(".git"));
+                return clean && n[0] <= 20_000 ? t : null;
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private void reinit() throws IOException {
@@ -1116,7 +1147,7 @@ final class NativeEngine implements AutoCloseable {
                 prep);
         longLived.incrementAndGet();
         Map<Path, Object> startKeys = new java.util.HashMap<>();
-        prep.before().files().forEach((f, k) -> startKeys.put(f, k.fileKey()));
+        prep.before().files().forEach((f, k) -> startKeys.put(f, k.identity()));
         longLivedStart.put(prep.commandId(), startKeys);
         running.add(prep.commandId());
         live.put(prep.commandId(), new Live(slot, new java.util.concurrent.atomic.AtomicReference<>(p), prep.who(),

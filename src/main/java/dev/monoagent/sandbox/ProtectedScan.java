@@ -31,8 +31,34 @@ import java.util.Set;
  * the literal paths we asked srt to protect, so a look-alike elsewhere is still caught.
  */
 final class ProtectedScan {
-    /** One protected path's identity (size, mtime, file key) at snapshot time. */
-    record Key(long size, long mtime, Object fileKey) {}
+    /**
+     * One protected path's identity at snapshot time: size, mtime, file key and ctime. The file key alone is no
+     * identity — ext4 hands a freed inode number straight back, so two editor saves in a row restore it (red team 8
+     * A1) — and ctime, which nothing sandboxed can set, also changes with a write that keeps size and mtime.
+     */
+    record Key(long size, long mtime, Object fileKey, long ctime) {
+        Key(long size, long mtime, Object fileKey) {
+            this(size, mtime, fileKey, -1);
+        }
+
+        static Key of(Path f, BasicFileAttributes a) {
+            long ct = -1;
+            try {
+                Object t = Files.getAttribute(f, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
+                if (t instanceof java.nio.file.attribute.FileTime ft) {
+                    ct = ft.to(java.util.concurrent.TimeUnit.NANOSECONDS);
+                }
+            } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+                // no unix view (or gone): size, mtime and file key only
+            }
+            return new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey(), ct);
+        }
+
+        /** What the layout names: which file is at the path, not what it holds. */
+        String identity() {
+            return fileKey + " " + ctime;
+        }
+    }
 
     record Change(Path path, boolean created, Path quarantinedTo) {}
 
@@ -145,7 +171,7 @@ final class ProtectedScan {
                     continue;
                 }
                 if (nestedHook(rel)) {
-                    out.put(f, new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey()));
+                    out.put(f, Key.of(f, a));
                 }
                 if (!mountPoint.test(f)) {
                     consider(p, literals, f, a, out);
@@ -157,7 +183,7 @@ final class ProtectedScan {
                         for (Path f : (Iterable<Path>) s::iterator) {
                             BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class,
                                     LinkOption.NOFOLLOW_LINKS);
-                            out.put(f, new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey()));
+                            out.put(f, Key.of(f, a));
                         }
                     }
                 }
@@ -168,7 +194,7 @@ final class ProtectedScan {
         // with its identity: a file replaced on the host (an editor's save renames a new file over it) takes the
         // bind over it out of a warm shell's mount namespace, so a shell made for the old one must not be reused
         // (red team 7 A4; a repointed symlink likewise, A5)
-        out.forEach((f, k) -> layout.add("P " + f + " " + k.fileKey()));
+        out.forEach((f, k) -> layout.add("P " + f + " " + k.identity()));
         // a live sandbox's placeholder is not part of the layout: it comes and goes with the sandboxes (a warm shell's
         // commands each bind their own), and srt's arguments for the paths below it are the same either way
         git.forEach((path, e) -> layout.add("G " + path + " " + (mountPoint.test(path) ? 'A' : e.kind())));
@@ -295,7 +321,7 @@ final class ProtectedScan {
         if ((literals.contains(f) || srtOwn) && a.isRegularFile() && a.size() == 0 && isReadOnly(f)) {
             return;
         }
-        out.put(f, new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey()));
+        out.put(f, Key.of(f, a));
     }
 
     private static boolean isReadOnly(Path f) {

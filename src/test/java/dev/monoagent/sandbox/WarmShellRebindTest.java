@@ -90,4 +90,30 @@ class WarmShellRebindTest {
             }
         }
     }
+    /**
+     * Red team 8 A1: two saves in a row — ext4 hands the first inode number back (N1, N2, N1), so a layout naming the
+     * inode alone matched the old shell again and the write landed (3 of 3). The layout names the ctime too.
+     */
+    @Test
+    void twoSavesInARowThatGiveTheInodeNumberBackStillGetANewShell() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws2")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        Path env = ws.resolve(".env.local");
+        Files.writeString(env, "orig\n");
+        try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
+            Sandbox sb = w.sandbox();
+            TestEngine.bash(sb, ws, "echo pwned >> .env.local 2>/dev/null; echo ran", "run-two", "c0",
+                    Duration.ofSeconds(30));
+            for (String text : new String[] {"save1\n", "save2\n"}) {
+                Path t = ws.resolve("save-tmp-" + System.nanoTime());
+                Files.writeString(t, text);
+                Files.move(t, env, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            ExecOutcome.Completed r = TestEngine.bash(sb, ws, "touch -r .env.local \"$TMPDIR/ref\"; printf 'EVIL\\n' "
+                    + "| dd of=.env.local conv=notrunc status=none; touch -r \"$TMPDIR/ref\" .env.local; echo ran",
+                    "run-two", "c1", Duration.ofSeconds(30));
+            assertEquals("save2\n", Files.readString(env), "the saved .env.local was written; recorded: "
+                    + r.violations());
+        }
+    }
 }
