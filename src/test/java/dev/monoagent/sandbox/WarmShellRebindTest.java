@@ -23,26 +23,7 @@ class WarmShellRebindTest {
     /** An editor's save (temp file renamed over {@code .env.local}); the write keeps size and mtime (3 of 3 before). */
     @Test
     void aProtectedFileTheHumanSavesByRenameIsNotWritableOnTheRunsShell() throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
-        Files.writeString(ws.resolve("README.md"), "hi\n");
-        Path env = ws.resolve(".env.local");
-        Files.writeString(env, "orig\n");
-        try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
-            Sandbox sb = w.sandbox();
-            TestEngine.bash(sb, ws, "echo pwned >> .env.local 2>/dev/null; echo ran",
-                    "run-a4", "call-a4-0", Duration.ofSeconds(30));
-            assertEquals("orig\n", Files.readString(env), "written before any save");
-            assertEquals(1, sb.engine().warmShellsAlive(), "warm shell");
-            // the human's editor saves: temp + rename over
-            Path t = ws.resolve(".env.local.tmp~");
-            Files.writeString(t, "save\n");
-            Files.move(t, env, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            ExecOutcome.Completed r = TestEngine.bash(sb, ws, "touch -r .env.local \"$TMPDIR/ref\"; "
-                    + "printf 'EVIL\\n' | dd of=.env.local conv=notrunc status=none; touch -r \"$TMPDIR/ref\" "
-                    + ".env.local; echo ran", "run-a4", "call-a4-1", Duration.ofSeconds(30));
-            assertEquals("save\n", Files.readString(env), "the saved .env.local was written; recorded: "
-                    + r.violations());
-        }
+        writeAfterSaves("one", "save\n");
     }
 
     /** {@code ln -sfn}: a protected symlink repointed to another file, beside a long-lived process (nothing recorded). */
@@ -57,35 +38,33 @@ class WarmShellRebindTest {
         repointed(false);
     }
 
-    private void repointed(boolean withRepl0) throws Exception {
-        for (boolean withRepl : new boolean[] {withRepl0}) {
-            Path ws = Files.createDirectories(tmp.resolve(withRepl ? "ws-repl" : "ws-norepl")).toRealPath();
-            Files.writeString(ws.resolve("README.md"), "hi\n");
-            Path cfg = Files.createDirectories(ws.resolve("config"));
-            Files.writeString(cfg.resolve("prod.env"), "orig\n");
-            Files.writeString(cfg.resolve("staging.env"), "orig\n");
-            try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
-                Sandbox sb = w.sandbox();
-                SandboxProcess repl = withRepl ? TestEngine.longLived(sb, ws, "sleep 60", "run-a5", "call-repl",
-                        Duration.ofSeconds(90)) : null;
-                try {
-                    Files.createSymbolicLink(ws.resolve(".env.custom"), Path.of("config/prod.env"));
-                    TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
-                            + "echo ran", "run-a5", "call-a5-0", Duration.ofSeconds(30));
-                    assertEquals("orig\n", Files.readString(cfg.resolve("prod.env")));
-                    // the human repoints it
-                    Path tl = ws.resolve(".env.custom.tmp");
-                    Files.createSymbolicLink(tl, Path.of("config/staging.env"));
-                    Files.move(tl, ws.resolve(".env.custom"), StandardCopyOption.ATOMIC_MOVE,
-                            StandardCopyOption.REPLACE_EXISTING);
-                    ExecOutcome.Completed r = TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
-                            + "echo ran", "run-a5", "call-a5-1", Duration.ofSeconds(30));
-                    assertEquals("orig\n", Files.readString(cfg.resolve("staging.env")),
-                            "written through the repointed link (repl=" + withRepl + "); recorded: " + r.violations());
-                } finally {
-                    if (repl != null) {
-                        repl.destroy();
-                    }
+    private void repointed(boolean withRepl) throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve(withRepl ? "ws-repl" : "ws-norepl")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        Path cfg = Files.createDirectories(ws.resolve("config"));
+        Files.writeString(cfg.resolve("prod.env"), "orig\n");
+        Files.writeString(cfg.resolve("staging.env"), "orig\n");
+        try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
+            Sandbox sb = w.sandbox();
+            SandboxProcess repl = withRepl ? TestEngine.longLived(sb, ws, "sleep 60", "run-a5", "call-repl",
+                    Duration.ofSeconds(90)) : null;
+            try {
+                Files.createSymbolicLink(ws.resolve(".env.custom"), Path.of("config/prod.env"));
+                TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
+                        + "echo ran", "run-a5", "call-a5-0", Duration.ofSeconds(30));
+                assertEquals("orig\n", Files.readString(cfg.resolve("prod.env")));
+                // the human repoints it
+                Path tl = ws.resolve(".env.custom.tmp");
+                Files.createSymbolicLink(tl, Path.of("config/staging.env"));
+                Files.move(tl, ws.resolve(".env.custom"), StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+                ExecOutcome.Completed r = TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
+                        + "echo ran", "run-a5", "call-a5-1", Duration.ofSeconds(30));
+                assertEquals("orig\n", Files.readString(cfg.resolve("staging.env")),
+                        "written through the repointed link (repl=" + withRepl + "); recorded: " + r.violations());
+            } finally {
+                if (repl != null) {
+                    repl.destroy();
                 }
             }
         }
@@ -96,24 +75,39 @@ class WarmShellRebindTest {
      */
     @Test
     void twoSavesInARowThatGiveTheInodeNumberBackStillGetANewShell() throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("ws2")).toRealPath();
+        writeAfterSaves("two", "save1\n", "save2\n");
+    }
+
+    /**
+     * A warm shell made over {@code .env.local}, then the human's saves (each a temp file renamed over it), then a
+     * command that overwrites the file in place keeping its size and mtime: the last save must survive.
+     */
+    private void writeAfterSaves(String name, String... saves) throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve(name)).toRealPath();
         Files.writeString(ws.resolve("README.md"), "hi\n");
         Path env = ws.resolve(".env.local");
         Files.writeString(env, "orig\n");
         try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
             Sandbox sb = w.sandbox();
-            TestEngine.bash(sb, ws, "echo pwned >> .env.local 2>/dev/null; echo ran", "run-two", "c0",
+            TestEngine.bash(sb, ws, "echo pwned >> .env.local 2>/dev/null; echo ran", "run-" + name, "c0",
                     Duration.ofSeconds(30));
-            for (String text : new String[] {"save1\n", "save2\n"}) {
-                Path t = ws.resolve("save-tmp-" + System.nanoTime());
-                Files.writeString(t, text);
-                Files.move(t, env, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            assertEquals("orig\n", Files.readString(env), "written before any save");
+            assertEquals(1, sb.engine().warmShellsAlive(), "warm shell");
+            for (String text : saves) {
+                save(env, text);
             }
             ExecOutcome.Completed r = TestEngine.bash(sb, ws, "touch -r .env.local \"$TMPDIR/ref\"; printf 'EVIL\\n' "
                     + "| dd of=.env.local conv=notrunc status=none; touch -r \"$TMPDIR/ref\" .env.local; echo ran",
-                    "run-two", "c1", Duration.ofSeconds(30));
-            assertEquals("save2\n", Files.readString(env), "the saved .env.local was written; recorded: "
+                    "run-" + name, "c1", Duration.ofSeconds(30));
+            assertEquals(saves[saves.length - 1], Files.readString(env), "the saved .env.local was written; recorded: "
                     + r.violations());
         }
+    }
+
+    /** An editor's save: a temp file (a name that is not protected) renamed over {@code f}. */
+    private static void save(Path f, String text) throws java.io.IOException {
+        Path t = f.resolveSibling("save-tmp-" + System.nanoTime());
+        Files.writeString(t, text);
+        Files.move(t, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }
