@@ -2062,6 +2062,9 @@ final class NativeEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        // a long-lived process ended just before (NodeRepl's destroy) may still be in its end scan, which quarantines
+        // into the workspace's state dir: nothing of the engine writes there after close returns
+        endLongLived("the sandbox was closed");
         closeShells();
         ProtectedWatch w = watch;
         if (w != null) {
