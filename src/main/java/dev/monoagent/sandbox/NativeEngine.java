@@ -1810,8 +1810,9 @@ final class NativeEngine implements AutoCloseable {
             ProtectedScan.Snapshot b = p.before();
             Map<Path, ProtectedScan.Key> files = new java.util.HashMap<>(b.files());
             for (Path h : handled) {
-                ProtectedScan.Key k = Files.exists(h, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                        ? after.files().get(h) : null;
+                // read again: a protected symlink restored after the scan is not what the scan saw
+                ProtectedScan.Key k = after.files().containsKey(h) || b.files().containsKey(h)
+                        ? ProtectedScan.Key.read(h) : null;
                 if (k == null) {
                     files.remove(h);
                 } else {
@@ -1838,7 +1839,13 @@ final class NativeEngine implements AutoCloseable {
                 out.add(gitViolation(who, c, when));
                 continue;
             }
-            String reason = c.created()
+            String reason = c.link() != null
+                    ? "protected symlink " + (c.quarantinedTo() != null ? "replaced" : "removed") + when
+                            + " (srt denies only its target)"
+                            + (c.quarantinedTo() != null ? "; what took its place moved to " + c.quarantinedTo() : "")
+                            + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
+                                    : "; the link (-> " + c.link() + ") could not be restored")
+                    : c.created()
                     ? "new protected file written" + when + " (srt ignores write globs on Linux)"
                             + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
                     : "protected file changed" + when;

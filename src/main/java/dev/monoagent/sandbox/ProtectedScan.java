@@ -34,11 +34,22 @@ final class ProtectedScan {
     /**
      * One protected path's identity at snapshot time: size, mtime, file key and ctime. The file key alone is no
      * identity — ext4 hands a freed inode number straight back, so two editor saves in a row restore it (red team 8
-     * A1) — and ctime, which nothing sandboxed can set, also changes with a write that keeps size and mtime.
+     * A1) — and ctime, which nothing sandboxed can set, also changes with a write that keeps size and mtime. For a
+     * symlink, {@code link} is its text: srt binds only the link's target, so the link itself is an ordinary entry a
+     * command can replace, and {@link #detect} puts it back as it was.
      */
-    record Key(long size, long mtime, Object fileKey, long ctime) {
+    record Key(long size, long mtime, Object fileKey, long ctime, String link) {
         Key(long size, long mtime, Object fileKey) {
-            this(size, mtime, fileKey, -1);
+            this(size, mtime, fileKey, -1, null);
+        }
+
+        /** The path's key now without following a link, or null when nothing is there. */
+        static Key read(Path f) {
+            try {
+                return of(f, Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+            } catch (IOException e) {
+                return null;
+            }
         }
 
         static Key of(Path f, BasicFileAttributes a) {
@@ -51,7 +62,15 @@ final class ProtectedScan {
             } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
                 // no unix view (or gone): size, mtime and file key only
             }
-            return new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey(), ct);
+            String link = null;
+            if (a.isSymbolicLink()) {
+                try {
+                    link = Files.readSymbolicLink(f).toString();
+                } catch (IOException | UnsupportedOperationException e) {
+                    // replaced between the two reads: compared by identity only
+                }
+            }
+            return new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey(), ct, link);
         }
 
         /** What the layout names: which file is at the path, not what it holds. */
@@ -60,7 +79,15 @@ final class ProtectedScan {
         }
     }
 
-    record Change(Path path, boolean created, Path quarantinedTo) {}
+    /**
+     * One protected path that changed. {@code link} is set for a protected symlink a command removed or replaced: the
+     * link's text, put back ({@code linkRestored}) after whatever took its place was moved to {@code quarantinedTo}.
+     */
+    record Change(Path path, boolean created, Path quarantinedTo, String link, boolean linkRestored) {
+        Change(Path path, boolean created, Path quarantinedTo) {
+            this(path, created, quarantinedTo, null, false);
+        }
+    }
 
     /**
      * @param files  protected-glob matches with their identity (for detection)
@@ -346,7 +373,12 @@ final class ProtectedScan {
         return out;
     }
 
-    /** Compares snapshots; new protected files are moved to the quarantine dir. */
+    /**
+     * Compares snapshots; new protected files are moved to the quarantine dir, and a protected symlink that is gone
+     * or no longer the same link (a file, a directory or another link in its place) is put back as the human made it,
+     * whatever took its place moved to the quarantine first: srt binds only a link's target read-only, so a command
+     * can replace the link itself with its own {@code .env} for the host's tools to load.
+     */
     static List<Change> detect(Policy p, Map<Path, Key> before, Map<Path, Key> after) {
         List<Change> out = new ArrayList<>();
         Path qdir = null;
@@ -354,15 +386,73 @@ final class ProtectedScan {
             Key old = before.get(e.getKey());
             if (old == null) {
                 if (qdir == null) {
-                    qdir = p.workspace().resolve(".mono-agent/quarantine/"
-                            + Instant.now().toString().replace(':', '-'));
+                    qdir = quarantineDir(p);
                 }
                 out.add(new Change(e.getKey(), true, quarantine(p.workspace(), e.getKey(), qdir)));
-            } else if (!old.equals(e.getValue())) {
+            } else if (old.link() == null && !old.equals(e.getValue())) {
                 out.add(new Change(e.getKey(), false, null));
             }
         }
+        Path ldir = null;
+        for (Map.Entry<Path, Key> e : before.entrySet()) {
+            String link = e.getValue().link();
+            if (link == null) {
+                continue;
+            }
+            Path path = e.getKey();
+            Key now = Key.read(path);
+            if (now != null && link.equals(now.link())) {
+                continue; // the same link (also one made again with the same text): nothing to put back
+            }
+            Path moved = null;
+            if (now != null) {
+                // a directory of its own: new files found inside a directory put in the link's place are already in
+                // qdir under the same name
+                if (ldir == null) {
+                    ldir = quarantineDir(p).resolveSibling(quarantineDir(p).getFileName() + "-links");
+                }
+                moved = quarantine(p.workspace(), path, ldir);
+            }
+            boolean restored = (now == null || moved != null) && restoreLink(p.workspace(), path, link);
+            out.add(new Change(path, false, moved, link, restored));
+        }
         return out;
+    }
+
+    private static Path quarantineDir(Policy p) {
+        return p.workspace().resolve(".mono-agent/quarantine/" + Instant.now().toString().replace(':', '-'));
+    }
+
+    /**
+     * Makes {@code path -> link} again. Java has no {@code symlinkat}: the link is made in {@code .mono-agent} (denied
+     * to every sandbox) and renamed into place by descriptor, so a directory on the way swapped for a symlink leads
+     * nowhere ({@link NoFollowFs}); an entry that is there again by then is left as it is (false).
+     */
+    private static boolean restoreLink(Path ws, Path path, String link) {
+        if (!insideWs(ws, path)) {
+            return false;
+        }
+        Path staged = null;
+        try {
+            Path staging = Files.createDirectories(ws.resolve(".mono-agent"));
+            staged = Files.createSymbolicLink(staging.resolve(".link-" + System.nanoTime()), Path.of(link));
+            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                return false;
+            }
+            NoFollowFs.move(staged, path);
+            staged = null;
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        } finally {
+            if (staged != null) {
+                try {
+                    Files.deleteIfExists(staged);
+                } catch (IOException ignored) {
+                    // an empty link left in .mono-agent
+                }
+            }
+        }
     }
 
     /**
