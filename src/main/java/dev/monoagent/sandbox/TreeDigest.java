@@ -28,9 +28,14 @@ final class TreeDigest {
 
     private TreeDigest() {}
 
-    /** Digest of {@code root} (a {@code node_modules} directory). Throws when a special file is present. */
+    /**
+     * Digest of {@code root} (a {@code node_modules} directory). Throws when a special file is present. The files are
+     * hashed on every core: every sandbox start verifies the engine's ≈ 850 files (17 MB) before it runs any of them,
+     * and the CLI's C1-only JVM hashes at ≈ 75 MB/s on one core.
+     */
     static String of(Path root) throws IOException {
         Map<String, String> lines = new TreeMap<>();
+        Map<String, Path> files = new TreeMap<>();
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
@@ -50,15 +55,28 @@ final class TreeDigest {
                 if (attrs.isSymbolicLink()) {
                     lines.put(rel, "L " + rel + " " + Files.readSymbolicLink(file));
                 } else if (attrs.isRegularFile()) {
-                    boolean x = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)
-                            .contains(PosixFilePermission.OWNER_EXECUTE);
-                    lines.put(rel, "F " + rel + " " + (x ? "x" : "-") + " " + sha256(file));
+                    files.put(rel, file);
                 } else {
                     throw new IOException("special file in engine tree: " + rel);
                 }
                 return FileVisitResult.CONTINUE;
             }
         });
+        Map<String, String> hashed = new java.util.concurrent.ConcurrentHashMap<>();
+        try {
+            files.entrySet().parallelStream().forEach(e -> {
+                try {
+                    boolean x = Files.getPosixFilePermissions(e.getValue(), LinkOption.NOFOLLOW_LINKS)
+                            .contains(PosixFilePermission.OWNER_EXECUTE);
+                    hashed.put(e.getKey(), "F " + e.getKey() + " " + (x ? "x" : "-") + " " + sha256(e.getValue()));
+                } catch (IOException io) {
+                    throw new java.io.UncheckedIOException(io);
+                }
+            });
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+        lines.putAll(hashed);
         MessageDigest md = sha();
         for (String line : lines.values()) {
             md.update(line.getBytes(StandardCharsets.UTF_8));
