@@ -1813,6 +1813,13 @@ final class NativeEngine implements AutoCloseable {
                 // read again: a protected symlink restored after the scan is not what the scan saw
                 ProtectedScan.Key k = after.files().containsKey(h) || b.files().containsKey(h)
                         ? ProtectedScan.Key.read(h) : null;
+                ProtectedScan.Key was = b.files().get(h);
+                if (was != null && was.link() != null && (k == null || !was.link().equals(k.link()))) {
+                    // a protected symlink this command started with is not the same link now: perhaps this command's
+                    // doing, so its own end scan must still see the link it started with and put it back (red team
+                    // 9 F1/F2: rebased onto the agent's file, it was never restored)
+                    continue;
+                }
                 if (k == null) {
                     files.remove(h);
                 } else {

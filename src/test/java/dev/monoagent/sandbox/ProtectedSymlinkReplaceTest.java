@@ -95,4 +95,65 @@ class ProtectedSymlinkReplaceTest {
             NativeEngine.warmDefault = was;
         }
     }
+
+    /**
+     * Red team 9 F1: a long-lived process replaces {@code .env}; a Bash command beside it ends first and its scan
+     * settled the process's baseline onto the agent's file, so the process's end scan had no link left to put back.
+     */
+    @org.junit.jupiter.api.Test
+    void aLinkALongLivedProcessReplacedIsRestoredWhenItEndsThoughACommandEndedBeside() throws Exception {
+        Path ws = linked("ll");
+        try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
+            Sandbox sb = w.sandbox();
+            SandboxProcess l = TestEngine.longLived(sb, ws, "rm -f .env; while :; do printf 'EVIL\\n' > .env; "
+                    + "sleep 0.3; done", "run-ll", "call-repl", Duration.ofSeconds(60));
+            Thread.sleep(1500);
+            TestEngine.bash(sb, ws, "sleep 2; echo ran", "run-ll", "call-beside", Duration.ofSeconds(30));
+            l.destroy();
+            l.waitFor();
+            l.violations().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertRestored(ws);
+        }
+    }
+
+    /** Red team 9 F2: the same with two Bash calls on per-command sandboxes; the one that replaced it ends last. */
+    @org.junit.jupiter.api.Test
+    void aLinkACommandReplacedIsRestoredWhenItEndsThoughAnotherEndedBeforeIt() throws Exception {
+        Path ws = linked("two");
+        boolean was = NativeEngine.warmDefault;
+        NativeEngine.warmDefault = false;
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            java.util.concurrent.CompletableFuture<ExecOutcome.Completed> a = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> TestEngine.bash(sb, ws, "rm -f .env; touch a-started; end=$((SECONDS+5)); "
+                            + "while [ $SECONDS -lt $end ]; do printf 'EVIL\\n' > .env; sleep 0.3; done; echo a-done",
+                            "run-two", "call-a", Duration.ofSeconds(60)));
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!Files.exists(ws.resolve("a-started")) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            Thread.sleep(300);
+            TestEngine.bash(sb, ws, "sleep 2; echo b-done", "run-two", "call-b", Duration.ofSeconds(30));
+            ExecOutcome.Completed ar = a.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(ar.violations().stream().anyMatch(v -> v.reason().startsWith("protected symlink replaced")),
+                    "not recorded on the call that replaced it: " + ar.violations());
+            assertRestored(ws);
+        } finally {
+            NativeEngine.warmDefault = was;
+        }
+    }
+
+    private Path linked(String name) throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve(name)).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        Files.writeString(Files.createDirectories(ws.resolve("config")).resolve("prod.env"), "API=orig\n");
+        Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
+        return ws;
+    }
+
+    private static void assertRestored(Path ws) throws Exception {
+        Path env = ws.resolve(".env");
+        assertTrue(Files.isSymbolicLink(env), "the agent's .env stayed: " + (Files.isRegularFile(env)
+                ? Files.readString(env) : "absent"));
+        assertEquals("API=orig\n", Files.readString(env));
+    }
 }
