@@ -409,7 +409,7 @@ final class ProtectedScan {
                 // a directory of its own: new files found inside a directory put in the link's place are already in
                 // qdir under the same name
                 if (ldir == null) {
-                    ldir = quarantineDir(p).resolveSibling(quarantineDir(p).getFileName() + "-links");
+                    ldir = Path.of(quarantineDir(p) + "-links");
                 }
                 moved = quarantine(p.workspace(), path, ldir);
             }

@@ -52,14 +52,11 @@ class ProtectedSymlinkReplaceTest {
     }
 
     private void replaced(String name, String how, boolean occupied, boolean warm) throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve(name)).toRealPath();
-        Files.writeString(ws.resolve("README.md"), "hi\n");
-        Path cfg = Files.createDirectories(ws.resolve("config"));
-        Files.writeString(cfg.resolve("prod.env"), "API=orig\n");
-        Path sub = Files.createDirectories(ws.resolve("app"));
         // the human's links, made before the run: one at the top, one below (relative targets, as `ln -s` makes them)
-        Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
-        Files.createSymbolicLink(sub.resolve(".env.local"), Path.of("../config/prod.env"));
+        Path ws = linked(name);
+        Path cfg = ws.resolve("config");
+        Files.createSymbolicLink(Files.createDirectories(ws.resolve("app")).resolve(".env.local"),
+                Path.of("../config/prod.env"));
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
         try (Sandbox sb = TestEngine.openReady(ws)) {
