@@ -1846,7 +1846,17 @@ final class NativeEngine implements AutoCloseable {
                 out.add(gitViolation(who, c, when));
                 continue;
             }
-            String reason = c.link() != null
+            String reason = c.ledTo() != null
+                    ? "protected symlink now leads to " + c.ledTo() + " instead of its target when the command started"
+                            + when + " (a directory on the way changed; srt denied only the old target)"
+                    : c.via() != null
+                    ? "symlink on the way to protected " + c.via() + " " + (c.quarantinedTo() != null ? "replaced"
+                            : "removed") + when + " (srt denies only the link's target: " + c.via()
+                            + " would read what the command chose)"
+                            + (c.quarantinedTo() != null ? "; what took its place moved to " + c.quarantinedTo() : "")
+                            + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
+                                    : "; the link (-> " + c.link() + ") could not be restored")
+                    : c.link() != null
                     ? "protected symlink " + (c.quarantinedTo() != null ? "replaced" : "removed") + when
                             + " (srt denies only its target)"
                             + (c.quarantinedTo() != null ? "; what took its place moved to " + c.quarantinedTo() : "")

@@ -36,11 +36,14 @@ final class ProtectedScan {
      * identity — ext4 hands a freed inode number straight back, so two editor saves in a row restore it (red team 8
      * A1) — and ctime, which nothing sandboxed can set, also changes with a write that keeps size and mtime. For a
      * symlink, {@code link} is its text: srt binds only the link's target, so the link itself is an ordinary entry a
-     * command can replace, and {@link #detect} puts it back as it was.
+     * command can replace, and {@link #detect} puts it back as it was. {@code hops} are the other symlinks met while
+     * resolving it ({@code .env -> conf/prod.env} with {@code conf -> envs}: srt bound only {@code envs/prod.env}, so a
+     * command that repoints the unprotected {@code conf} changes what {@code .env} reads without touching it — red
+     * team 9 F3), and {@code real} is where it led; both null for anything but a symlink.
      */
-    record Key(long size, long mtime, Object fileKey, long ctime, String link) {
+    record Key(long size, long mtime, Object fileKey, long ctime, String link, List<Hop> hops, String real) {
         Key(long size, long mtime, Object fileKey) {
-            this(size, mtime, fileKey, -1, null);
+            this(size, mtime, fileKey, -1, null, null, null);
         }
 
         /** The path's key now without following a link, or null when nothing is there. */
@@ -63,29 +66,109 @@ final class ProtectedScan {
                 // no unix view (or gone): size, mtime and file key only
             }
             String link = null;
+            Resolved r = null;
             if (a.isSymbolicLink()) {
                 try {
                     link = Files.readSymbolicLink(f).toString();
+                    r = resolve(f);
                 } catch (IOException | UnsupportedOperationException e) {
                     // replaced between the two reads: compared by identity only
                 }
             }
-            return new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey(), ct, link);
+            return new Key(a.size(), a.lastModifiedTime().toMillis(), a.fileKey(), ct, link,
+                    r == null ? null : r.hops(), r == null ? null : r.real());
         }
 
-        /** What the layout names: which file is at the path, not what it holds. */
+        /**
+         * What the layout names: which file is at the path, not what it holds; for a symlink also where it leads, so a
+         * directory on the way repointed by the human (srt bound the old target) gets new binds.
+         */
         String identity() {
-            return fileKey + " " + ctime;
+            return fileKey + " " + ctime + (link == null ? "" : " -> " + real);
         }
+    }
+
+    /** A symlink met on the way from a protected symlink to its target: where it is (a real directory) and its text. */
+    record Hop(Path path, String text) {}
+
+    /** What resolving a symlink met: the other symlinks on the way, and the real path (null when it leads nowhere). */
+    record Resolved(List<Hop> hops, String real) {}
+
+    /**
+     * Resolves {@code link} as the kernel does, component by component, recording every symlink met after the first
+     * (each {@link Hop#path} lies in a real directory, so it can be put back by descriptor). Gives up after 40 links
+     * (the kernel's limit) or at the first missing component: {@code real} is then null.
+     */
+    static Resolved resolve(Path link) {
+        List<Hop> hops = new ArrayList<>();
+        java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>();
+        Path abs = link.toAbsolutePath();
+        for (Path n : abs) {
+            todo.add(n.toString());
+        }
+        Path cur = abs.getRoot();
+        int links = 0;
+        while (!todo.isEmpty()) {
+            String n = todo.poll();
+            if (n.isEmpty() || n.equals(".")) {
+                continue;
+            }
+            if (n.equals("..")) {
+                cur = cur.getParent() == null ? cur : cur.getParent();
+                continue;
+            }
+            Path next = cur.resolve(n);
+            BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(next, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                return new Resolved(List.copyOf(hops), null);
+            }
+            if (!a.isSymbolicLink()) {
+                cur = next;
+                continue;
+            }
+            String text;
+            try {
+                text = Files.readSymbolicLink(next).toString();
+            } catch (IOException e) {
+                return new Resolved(List.copyOf(hops), null);
+            }
+            if (++links > 40) {
+                return new Resolved(List.copyOf(hops), null);
+            }
+            if (!next.equals(abs)) {
+                hops.add(new Hop(next, text));
+            }
+            Path t = Path.of(text);
+            java.util.ArrayDeque<String> front = new java.util.ArrayDeque<>();
+            for (Path tn : t) {
+                front.add(tn.toString());
+            }
+            while (!front.isEmpty()) {
+                todo.addFirst(front.pollLast());
+            }
+            if (t.isAbsolute()) {
+                cur = t.getRoot();
+            }
+        }
+        return new Resolved(List.copyOf(hops), cur.toString());
     }
 
     /**
      * One protected path that changed. {@code link} is set for a protected symlink a command removed or replaced: the
      * link's text, put back ({@code linkRestored}) after whatever took its place was moved to {@code quarantinedTo}.
+     * {@code via} is set when {@code path} is not protected itself but a symlink on the way to the protected symlink
+     * {@code via} (a {@link Hop}); {@code ledTo} when a protected symlink still leads elsewhere after that (to what).
      */
-    record Change(Path path, boolean created, Path quarantinedTo, String link, boolean linkRestored) {
+    record Change(Path path, boolean created, Path quarantinedTo, String link, boolean linkRestored, Path via,
+                  String ledTo) {
         Change(Path path, boolean created, Path quarantinedTo) {
-            this(path, created, quarantinedTo, null, false);
+            this(path, created, quarantinedTo, null, false, null, null);
+        }
+
+        Change(Path path, boolean created, Path quarantinedTo, String link, boolean linkRestored) {
+            this(path, created, quarantinedTo, link, linkRestored, null, null);
         }
     }
 
@@ -402,7 +485,9 @@ final class ProtectedScan {
             Path path = e.getKey();
             Key now = Key.read(path);
             if (now != null && link.equals(now.link())) {
-                continue; // the same link (also one made again with the same text): nothing to put back
+                // the same link (also one made again with the same text): what it leads through must be the same too
+                ldir = hops(p, path, e.getValue(), ldir, out);
+                continue;
             }
             Path moved = null;
             if (now != null) {
@@ -417,6 +502,38 @@ final class ProtectedScan {
             out.add(new Change(path, false, moved, link, restored));
         }
         return out;
+    }
+
+    /**
+     * Puts back every symlink on the way from the protected {@code path} (unchanged itself) to its target that is no
+     * longer the one it was — whatever took its place moved to the quarantine first, as for the link itself — and
+     * records when the link still does not lead where it did (a hop outside the workspace, one that could not be put
+     * back). Returns the links' quarantine dir (made on first use).
+     */
+    private static Path hops(Policy p, Path path, Key was, Path ldir, List<Change> out) {
+        if (was.hops() == null || was.real() == null) {
+            return ldir;
+        }
+        for (Hop h : was.hops()) {
+            Key now = Key.read(h.path());
+            if (now != null && h.text().equals(now.link())) {
+                continue;
+            }
+            Path moved = null;
+            if (now != null) {
+                if (ldir == null) {
+                    ldir = Path.of(quarantineDir(p) + "-links");
+                }
+                moved = quarantine(p.workspace(), h.path(), ldir);
+            }
+            boolean restored = (now == null || moved != null) && restoreLink(p.workspace(), h.path(), h.text());
+            out.add(new Change(h.path(), false, moved, h.text(), restored, path, null));
+        }
+        String real = resolve(path).real();
+        if (!was.real().equals(real)) {
+            out.add(new Change(path, false, null, was.link(), false, null, real == null ? "nothing" : real));
+        }
+        return ldir;
     }
 
     private static Path quarantineDir(Policy p) {

@@ -93,6 +93,78 @@ class ProtectedSymlinkReplaceTest {
         }
     }
 
+    static Stream<Arguments> hopChanges() {
+        String mine = "mkdir -p mine && printf 'NODE_OPTIONS=--require ./evil.js\\n' > mine/prod.env && ";
+        return Stream.of(
+                Arguments.of("repointed", mine + "ln -sfn mine {H}", true),
+                Arguments.of("renamed-over", mine + "ln -s mine {H}.new && mv -T {H}.new {H}", true),
+                Arguments.of("directory", "rm -f {H} && mkdir {H} && printf 'EVIL\\n' > {H}/prod.env", true),
+                Arguments.of("removed", "rm -f {H}", false));
+    }
+
+    /**
+     * Red team 9 F3: {@code .env -> conf/prod.env} with {@code conf -> envs}, an ordinary symlinked directory. srt
+     * binds only {@code envs/prod.env}; a command that repoints {@code conf} leaves {@code .env} untouched but makes
+     * it read the command's file. Each symlink on the way is put back after the command (one hop at the top, and the
+     * second of two hops for {@code app/.env.local -> ../a/prod.env}, {@code a -> b}, {@code b -> envs}).
+     */
+    @ParameterizedTest(name = "{0}, warm shell")
+    @MethodSource("hopChanges")
+    void aSymlinkOnTheWayToAProtectedSymlinkIsRestoredOnTheWarmShell(String name, String how, boolean occupied)
+            throws Exception {
+        hopChanged(name + "-warm", how, occupied, true);
+    }
+
+    @ParameterizedTest(name = "{0}, per-command sandbox")
+    @MethodSource("hopChanges")
+    void aSymlinkOnTheWayToAProtectedSymlinkIsRestoredOnAPerCommandSandbox(String name, String how, boolean occupied)
+            throws Exception {
+        hopChanged(name + "-cold", how, occupied, false);
+    }
+
+    private void hopChanged(String name, String how, boolean occupied, boolean warm) throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve(name)).toRealPath();
+        Files.writeString(Files.createDirectories(ws.resolve("envs")).resolve("prod.env"), "API=orig\n");
+        Files.createSymbolicLink(ws.resolve("conf"), Path.of("envs"));
+        Files.createSymbolicLink(ws.resolve(".env"), Path.of("conf/prod.env"));
+        Files.createSymbolicLink(ws.resolve("b"), Path.of("envs"));
+        Files.createSymbolicLink(ws.resolve("a"), Path.of("b"));
+        Files.createSymbolicLink(Files.createDirectories(ws.resolve("app")).resolve(".env.local"),
+                Path.of("../a/prod.env"));
+        boolean was = NativeEngine.warmDefault;
+        NativeEngine.warmDefault = warm;
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            for (List<String> c : List.of(List.of(".env", "conf"), List.of("app/.env.local", "b"))) {
+                Path env = ws.resolve(c.get(0));
+                Path hop = ws.resolve(c.get(1));
+                String text = Files.readSymbolicLink(hop).toString();
+                ExecOutcome.Completed r = TestEngine.bash(sb, ws, how.replace("{H}", c.get(1)) + "; echo ran",
+                        "run-" + name, "call-" + c.get(1), Duration.ofSeconds(30));
+                assertEquals("ran\n", r.stdout(), r.stderr());
+                assertTrue(Files.isSymbolicLink(hop), c.get(1) + " is no longer the human's link (" + name
+                        + "); recorded: " + r.violations());
+                assertEquals(text, Files.readSymbolicLink(hop).toString(), c.get(1) + " points elsewhere");
+                assertEquals("API=orig\n", Files.readString(env), c.get(0) + " reads the command's content");
+                List<Violation> onIt = r.violations().stream().filter(v -> hop.toString().equals(v.target())
+                        && v.tier() == Violation.Tier.DETECTED).toList();
+                assertFalse(onIt.isEmpty(), "nothing recorded on " + c.get(1) + ": " + r.violations());
+                String why = onIt.get(0).reason();
+                assertTrue(why.startsWith("symlink on the way to protected " + env) && why.contains("link restored"),
+                        why);
+                if (occupied) {
+                    Path q = Path.of(why.replaceAll(".*moved to (\\S+?)[,;].*", "$1"));
+                    assertTrue(Files.exists(q, LinkOption.NOFOLLOW_LINKS), "what replaced it is not kept: " + q);
+                }
+            }
+            ExecOutcome.Completed next = TestEngine.bash(sb, ws, "cat .env app/.env.local; echo ran", "run-" + name,
+                    "call-next", Duration.ofSeconds(30));
+            assertEquals("API=orig\nAPI=orig\nran\n", next.stdout(), next.stderr());
+            assertTrue(next.violations().isEmpty(), "recorded again: " + next.violations());
+        } finally {
+            NativeEngine.warmDefault = was;
+        }
+    }
+
     /**
      * Red team 9 F1: a long-lived process replaces {@code .env}; a Bash command beside it ends first and its scan
      * settled the process's baseline onto the agent's file, so the process's end scan had no link left to put back.

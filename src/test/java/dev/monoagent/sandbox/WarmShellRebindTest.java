@@ -38,6 +38,48 @@ class WarmShellRebindTest {
         repointed(false);
     }
 
+    /**
+     * The human repoints a directory on the way ({@code .env.custom -> conf/prod.env}, {@code conf -> config} becomes
+     * {@code conf -> staging}): the link is the same entry, but srt bound the old target only (red team 9 F3's other
+     * side). With and without a long-lived process beside it.
+     */
+    @Test
+    void aProtectedSymlinkWhoseDirectoryOnTheWayTheHumanRepointsIsNotWrittenThrough() throws Exception {
+        for (boolean withRepl : new boolean[] {false, true}) {
+            Path ws = Files.createDirectories(tmp.resolve(withRepl ? "hop-repl" : "hop-norepl")).toRealPath();
+            Files.writeString(ws.resolve("README.md"), "hi\n");
+            Files.writeString(Files.createDirectories(ws.resolve("config")).resolve("prod.env"), "orig\n");
+            Files.writeString(Files.createDirectories(ws.resolve("staging")).resolve("prod.env"), "orig\n");
+            Files.createSymbolicLink(ws.resolve("conf"), Path.of("config"));
+            Files.createSymbolicLink(ws.resolve(".env.custom"), Path.of("conf/prod.env"));
+            try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
+                Sandbox sb = w.sandbox();
+                SandboxProcess repl = withRepl ? TestEngine.longLived(sb, ws, "sleep 60", "run-hop", "call-repl",
+                        Duration.ofSeconds(90)) : null;
+                try {
+                    TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; echo ran", "run-hop", "call-0",
+                            Duration.ofSeconds(30));
+                    assertEquals("orig\n", Files.readString(ws.resolve("config/prod.env")));
+                    Path tl = ws.resolve("conf.tmp");
+                    Files.createSymbolicLink(tl, Path.of("staging"));
+                    Files.move(tl, ws.resolve("conf"), StandardCopyOption.ATOMIC_MOVE,
+                            StandardCopyOption.REPLACE_EXISTING);
+                    ExecOutcome.Completed r = TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
+                            + "echo ran", "run-hop", "call-1", Duration.ofSeconds(30));
+                    assertEquals("orig\n", Files.readString(ws.resolve("staging/prod.env")),
+                            "written through the repointed directory (repl=" + withRepl + "); recorded: "
+                            + r.violations());
+                    assertEquals(Path.of("staging"), Files.readSymbolicLink(ws.resolve("conf")),
+                            "the human's change was undone");
+                } finally {
+                    if (repl != null) {
+                        repl.destroy();
+                    }
+                }
+            }
+        }
+    }
+
     private void repointed(boolean withRepl) throws Exception {
         Path ws = Files.createDirectories(tmp.resolve(withRepl ? "ws-repl" : "ws-norepl")).toRealPath();
         Files.writeString(ws.resolve("README.md"), "hi\n");
