@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The canary engine of a check is closed off the check's critical path (its verdict is in first): once the
- * {@link Sandbox} that ran the check is closed, nothing of the canary is left — no temp dir, no process running in it.
+ * {@link Sandbox} that ran the check is closed, nothing of the canary is left: no temp dir, no process running in
+ * it.
  */
 class SelfCheckCloseTest {
     @TempDir
