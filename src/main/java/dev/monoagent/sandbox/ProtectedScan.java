@@ -511,7 +511,10 @@ final class ProtectedScan {
      * back). Returns the links' quarantine dir (made on first use).
      */
     private static Path hops(Policy p, Path path, Key was, Path ldir, List<Change> out) {
-        if (was.hops() == null || was.real() == null) {
+        // also for a link that led nowhere (its target not made yet): the hops up to the missing part are the human's
+        // (red team 10: .env -> conf/prod.env, conf -> envs with no envs yet; the command repointed conf to its own
+        // directory, nothing was checked, and the next command's srt even bound the agent's file as the protected one)
+        if (was.hops() == null) {
             return ldir;
         }
         for (Hop h : was.hops()) {
@@ -530,7 +533,7 @@ final class ProtectedScan {
             out.add(new Change(h.path(), false, moved, h.text(), restored, path, null));
         }
         String real = resolve(path).real();
-        if (!was.real().equals(real)) {
+        if (was.real() != null && !was.real().equals(real)) {
             out.add(new Change(path, false, null, was.link(), false, null, real == null ? "nothing" : real));
         }
         return ldir;

@@ -166,6 +166,41 @@ class ProtectedSymlinkReplaceTest {
     }
 
     /**
+     * Red team 10: the same with a link that leads nowhere yet ({@code .env -> conf/prod.env}, {@code conf -> envs},
+     * and no {@code envs} or no {@code envs/prod.env}): its hops were not checked, so a command repointing {@code conf}
+     * to its own directory made the host's {@code .env} read the command's file, with nothing recorded (3/3).
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"dir-warm", "dir-cold", "file-warm", "file-cold"})
+    void aHopOfALinkThatLeadsNowhereYetIsRestored(String how) throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("dangling-" + how)).toRealPath();
+        if (how.startsWith("file")) {
+            Files.createDirectories(ws.resolve("envs"));
+        }
+        Files.createSymbolicLink(ws.resolve("conf"), Path.of("envs"));
+        Files.createSymbolicLink(ws.resolve(".env"), Path.of("conf/prod.env"));
+        boolean was = NativeEngine.warmDefault;
+        NativeEngine.warmDefault = how.endsWith("warm");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            ExecOutcome.Completed r = TestEngine.bash(sb, ws, "mkdir -p mine && printf 'EVIL\\n' > mine/prod.env && "
+                    + "ln -sfn mine conf; echo ran", "run-" + how, "call-1", Duration.ofSeconds(30));
+            assertEquals("ran\n", r.stdout(), r.stderr());
+            assertEquals(Path.of("envs"), Files.readSymbolicLink(ws.resolve("conf")), "conf stayed repointed; recorded: "
+                    + r.violations());
+            // nowhere, or (warm shell, target file missing) srt's empty placeholder for it, which the shell's wrap
+            // made at envs/prod.env when it started and which stays while the shell lives (README, known gaps)
+            Path env = ws.resolve(".env");
+            assertTrue(!Files.exists(env) || Files.readString(env).isEmpty() && how.equals("file-warm")
+                    && env.toRealPath().equals(ws.resolve("envs/prod.env")), ".env leads somewhere now: "
+                    + (Files.exists(env) ? env.toRealPath() + " '" + Files.readString(env) + "'" : ""));
+            assertTrue(r.violations().stream().anyMatch(v -> ws.resolve("conf").toString().equals(v.target())
+                    && v.reason().startsWith("symlink on the way to protected")), "not recorded: " + r.violations());
+        } finally {
+            NativeEngine.warmDefault = was;
+        }
+    }
+
+    /**
      * Red team 9 F1: a long-lived process replaces {@code .env}; a Bash command beside it ends first and its scan
      * settled the process's baseline onto the agent's file, so the process's end scan had no link left to put back.
      */
