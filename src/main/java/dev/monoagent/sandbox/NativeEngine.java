@@ -95,6 +95,8 @@ final class NativeEngine implements AutoCloseable {
     private final Set<Path> neutralised = ConcurrentHashMap.newKeySet();
     /** Serialises every scan that moves things (after a command, a checkpoint, an intervention) with thawing. */
     private final Object scanLock = new Object();
+    private final java.util.concurrent.atomic.AtomicBoolean linkGuardQueued =
+            new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicBoolean interventionQueued =
             new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -116,6 +118,13 @@ final class NativeEngine implements AutoCloseable {
      * the workspace between commands. {@code -Dmonoagent.sandbox.warm=off} (or {@code MONO_AGENT_WARM_SHELL=off})
      * gives a fresh sandbox per command instead; macOS always has that (Seatbelt has no namespaces to keep).
      */
+    /**
+     * Whether a protected symlink (or one on its way) changed while a command runs is put back at once
+     * ({@link #guardLinks}). Tests turn it off to exercise the after-command restoration alone, which stays the
+     * backstop (a REPL evaluation, an event the watch lost).
+     */
+    static volatile boolean linkGuard = true;
+
     static volatile boolean warmDefault = Platform.current() != Platform.MACOS
             && !"off".equals(System.getProperty("monoagent.sandbox.warm", System.getenv("MONO_AGENT_WARM_SHELL")));
     static final String WARM_OFF = "off (a fresh sandbox per command: set by -Dmonoagent.sandbox.warm=off or "
@@ -231,6 +240,7 @@ final class NativeEngine implements AutoCloseable {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
         if (watch != null) {
             watch.onRepository(p -> repositoryMayHaveAppeared());
+            watch.guard(Set.of(), p -> linkMayHaveChanged());
         }
         preparedLayout = scan().layout();
         return init;
@@ -349,6 +359,10 @@ final class NativeEngine implements AutoCloseable {
                     + "), so it was ended to run under the new protected set");
             reinit();
             before = scan();
+        }
+        ProtectedWatch w = watch;
+        if (w != null) {
+            w.guard(ProtectedScan.guarded(before.files()), p -> linkMayHaveChanged());
         }
         return before;
     }
@@ -1435,6 +1449,64 @@ final class NativeEngine implements AutoCloseable {
     }
 
     /**
+     * The watch saw a protected symlink, or a symlink on the way to one, created, removed or renamed over while a
+     * command may run: srt binds only the link's target, so the command may have put its own file where the host's
+     * tools read {@code .env}. Handled off the watch thread; repeated events while one is queued are one.
+     */
+    private void linkMayHaveChanged() {
+        if (!linkGuard || live.isEmpty() || !linkGuardQueued.compareAndSet(false, true)) {
+            return;
+        }
+        dev.monoagent.common.TaskExecutor.shared().io("link-guard", () -> {
+            linkGuardQueued.set(false);
+            guardLinks();
+            return null;
+        });
+    }
+
+    /**
+     * Puts back, while the command still runs, each protected symlink (and symlink on its way) that is no longer what
+     * the newest running command started with — what took its place moved to the quarantine — and records it on that
+     * command. Without this the agent's file stood where the human's link was until the command ended, for a host dev
+     * server watching {@code .env} to load. A REPL evaluation or background process is left to its end scan, as the
+     * human's own change while only such a process runs cannot be told from its doing.
+     */
+    void guardLinks() {
+        synchronized (scanLock) {
+            Map.Entry<String, Live> newest = null;
+            for (Map.Entry<String, Live> e : live.entrySet()) {
+                Process proc = e.getValue().process().get();
+                if (e.getValue().longLived() || proc == null || !proc.isAlive()) {
+                    continue;
+                }
+                if (newest == null || judgedFrom(e).watchMark() > judgedFrom(newest).watchMark()) {
+                    newest = e;
+                }
+            }
+            if (newest == null) {
+                return;
+            }
+            Attribution who = newest.getValue().who();
+            long running = live.values().stream().filter(l -> l.process().get() != null
+                    && l.process().get().isAlive()).count();
+            if (running > 1) {
+                // a long-lived process beside it may have done it: said so, as for a repository (intervene)
+                who = new Attribution(who.runId(), who.callId(), who.tool(), who.command() + " (one of " + running
+                        + " sandboxed commands running)");
+            }
+            for (ProtectedScan.Change c : ProtectedScan.restoreLinks(policy, judgedFrom(newest).before().files(),
+                    false)) {
+                Violation v = changeViolation(who, c, LINK_WHILE_RUNNING);
+                log.record(v);
+                perCommand.computeIfAbsent(newest.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
+                        .add(v);
+            }
+        }
+    }
+
+    private static final String LINK_WHILE_RUNNING = " while the command ran (put back at once)";
+
+    /**
      * Stops every sandboxed process of the engine (verified freeze; one that cannot be stopped is killed), then
      * moves any repository that appeared since each command's snapshot out of host git's sight and restores the
      * workspace's git redirection entries — only then, so nothing sandboxed can swap a path under the move — records
@@ -1846,30 +1918,35 @@ final class NativeEngine implements AutoCloseable {
                 out.add(gitViolation(who, c, when));
                 continue;
             }
-            String reason = c.ledTo() != null
-                    ? "protected symlink now leads to " + c.ledTo() + " instead of its target when the command started"
-                            + when + " (a directory on the way changed; srt denied only the old target)"
-                    : c.via() != null
-                    ? "symlink on the way to protected " + c.via() + " " + (c.quarantinedTo() != null ? "replaced"
-                            : "removed") + when + " (srt denies only the link's target: " + c.via()
-                            + " would read what the command chose)"
-                            + (c.quarantinedTo() != null ? "; what took its place moved to " + c.quarantinedTo() : "")
-                            + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
-                                    : "; the link (-> " + c.link() + ") could not be restored")
-                    : c.link() != null
-                    ? "protected symlink " + (c.quarantinedTo() != null ? "replaced" : "removed") + when
-                            + " (srt denies only its target)"
-                            + (c.quarantinedTo() != null ? "; what took its place moved to " + c.quarantinedTo() : "")
-                            + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
-                                    : "; the link (-> " + c.link() + ") could not be restored")
-                    : c.created()
-                    ? "new protected file written" + when + " (srt ignores write globs on Linux)"
-                            + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
-                    : "protected file changed" + when;
-            out.add(new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
-                    who.command(), c.path().toString(), reason));
+            out.add(changeViolation(who, c, when));
         }
         return out;
+    }
+
+    /** The record of one protected path that changed ({@link ProtectedScan#detect}), {@code when} said in it. */
+    private static Violation changeViolation(Attribution who, ProtectedScan.Change c, String when) {
+        String reason = c.ledTo() != null
+                ? "protected symlink now leads to " + c.ledTo() + " instead of its target when the command started"
+                        + when + " (a directory on the way changed; srt denied only the old target)"
+                : c.via() != null
+                ? "symlink on the way to protected " + c.via() + " " + (c.quarantinedTo() != null ? "replaced"
+                        : "removed") + when + " (srt denies only the link's target: " + c.via()
+                        + " would read what the command chose)"
+                        + (c.quarantinedTo() != null ? "; what took its place moved to " + c.quarantinedTo() : "")
+                        + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
+                                : "; the link (-> " + c.link() + ") could not be restored")
+                : c.link() != null
+                ? "protected symlink " + (c.quarantinedTo() != null ? "replaced" : "removed") + when
+                        + " (srt denies only its target)"
+                        + (c.quarantinedTo() != null ? "; what took its place moved to " + c.quarantinedTo() : "")
+                        + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
+                                : "; the link (-> " + c.link() + ") could not be restored")
+                : c.created()
+                ? "new protected file written" + when + " (srt ignores write globs on Linux)"
+                        + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")
+                : "protected file changed" + when;
+        return new Violation(Instant.now(), Tier.DETECTED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
+                who.command(), c.path().toString(), reason);
     }
 
     private Violation gitViolation(Attribution who, ProtectedScan.Change c, String when) {

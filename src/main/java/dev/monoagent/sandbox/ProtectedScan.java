@@ -476,6 +476,35 @@ final class ProtectedScan {
                 out.add(new Change(e.getKey(), false, null));
             }
         }
+        out.addAll(restoreLinks(p, before, true));
+        return out;
+    }
+
+    /**
+     * The paths whose change {@link #restoreLinks} would undo: every protected symlink in {@code files} and every
+     * symlink on its way (the watch calls the engine back when one of them changes while a command runs).
+     */
+    static Set<Path> guarded(Map<Path, Key> files) {
+        Set<Path> out = new HashSet<>();
+        files.forEach((f, k) -> {
+            if (k.link() != null) {
+                out.add(f);
+                if (k.hops() != null) {
+                    k.hops().forEach(h -> out.add(h.path()));
+                }
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Puts back each protected symlink in {@code before} that is gone or no longer the same link, and each symlink on
+     * its way that changed, whatever took its place moved to the quarantine first (see {@link #detect}). With
+     * {@code ledTo}, also records a link that still leads elsewhere afterwards (nothing to undo: recorded once, by the
+     * after-command scan, not at each change the watch reports meanwhile).
+     */
+    static List<Change> restoreLinks(Policy p, Map<Path, Key> before, boolean ledTo) {
+        List<Change> out = new ArrayList<>();
         Path ldir = null;
         for (Map.Entry<Path, Key> e : before.entrySet()) {
             String link = e.getValue().link();
@@ -486,7 +515,7 @@ final class ProtectedScan {
             Key now = Key.read(path);
             if (now != null && link.equals(now.link())) {
                 // the same link (also one made again with the same text): what it leads through must be the same too
-                ldir = hops(p, path, e.getValue(), ldir, out);
+                ldir = hops(p, path, e.getValue(), ldir, out, ledTo);
                 continue;
             }
             Path moved = null;
@@ -510,7 +539,7 @@ final class ProtectedScan {
      * records when the link still does not lead where it did (a hop outside the workspace, one that could not be put
      * back). Returns the links' quarantine dir (made on first use).
      */
-    private static Path hops(Policy p, Path path, Key was, Path ldir, List<Change> out) {
+    private static Path hops(Policy p, Path path, Key was, Path ldir, List<Change> out, boolean ledTo) {
         // also for a link that led nowhere (its target not made yet): the hops up to the missing part are the human's
         // (red team 10: .env -> conf/prod.env, conf -> envs with no envs yet; the command repointed conf to its own
         // directory, nothing was checked, and the next command's srt even bound the agent's file as the protected one)
@@ -532,8 +561,11 @@ final class ProtectedScan {
             boolean restored = (now == null || moved != null) && restoreLink(p.workspace(), h.path(), h.text());
             out.add(new Change(h.path(), false, moved, h.text(), restored, path, null));
         }
+        if (!ledTo || was.real() == null) {
+            return ldir;
+        }
         String real = resolve(path).real();
-        if (was.real() != null && !was.real().equals(real)) {
+        if (!was.real().equals(real)) {
             out.add(new Change(path, false, null, was.link(), false, null, real == null ? "nothing" : real));
         }
         return ldir;

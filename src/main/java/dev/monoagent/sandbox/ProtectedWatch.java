@@ -88,6 +88,9 @@ final class ProtectedWatch implements AutoCloseable {
     private final AtomicBoolean rebuildWanted = new AtomicBoolean();
     private final AtomicLong registrations = new AtomicLong();
     private volatile Consumer<Path> onRepo = p -> { };
+    /** Protected symlinks and the symlinks on their way ({@link ProtectedScan#guarded}); see {@link #guard}. */
+    private volatile Set<Path> guarded = Set.of();
+    private volatile Consumer<Path> onGuarded = p -> { };
     private volatile long overflowSeq = -1;
     /** The sequence number at which the index last became untrustworthy. */
     private volatile long distrustSeq = 0;
@@ -139,6 +142,16 @@ final class ProtectedWatch implements AutoCloseable {
             return null;
         });
         return w;
+    }
+
+    /**
+     * Who to tell when an entry at one of {@code paths} is created, removed or renamed over: a protected symlink or a
+     * symlink on its way, which srt cannot protect (it binds only the target), so the engine puts it back while the
+     * command that changed it still runs. Called on the watch's thread: the listener hands the work off.
+     */
+    void guard(Set<Path> paths, Consumer<Path> listener) {
+        guarded = Set.copyOf(paths);
+        onGuarded = listener == null ? p -> { } : listener;
     }
 
     /** Who to tell when a repository layout may have appeared (E-A); called on a thread of its own choosing. */
@@ -318,7 +331,11 @@ final class ProtectedWatch implements AutoCloseable {
                 }
                 continue;
             }
-            refresh(dir.path().resolve(name), current && ev.kind() == StandardWatchEventKinds.ENTRY_CREATE);
+            Path p = dir.path().resolve(name);
+            if (current && guarded.contains(p)) {
+                onGuarded.accept(p);
+            }
+            refresh(p, current && ev.kind() == StandardWatchEventKinds.ENTRY_CREATE);
         }
         if (!key.reset()) {
             Dir gone = dirs.remove(key);

@@ -51,7 +51,27 @@ class ProtectedSymlinkReplaceTest {
         replaced(name + "-cold", how, occupied, false);
     }
 
+    /** The after-command restoration alone (the guard that acts while the command runs is off here). */
     private void replaced(String name, String how, boolean occupied, boolean warm) throws Exception {
+        withoutGuard(() -> replacedNow(name, how, occupied, warm));
+    }
+
+    /** Runs {@code body} with {@link NativeEngine#linkGuard} off: what the after-command scan does by itself. */
+    private static void withoutGuard(Body body) throws Exception {
+        boolean was = NativeEngine.linkGuard;
+        NativeEngine.linkGuard = false;
+        try {
+            body.run();
+        } finally {
+            NativeEngine.linkGuard = was;
+        }
+    }
+
+    private interface Body {
+        void run() throws Exception;
+    }
+
+    private void replacedNow(String name, String how, boolean occupied, boolean warm) throws Exception {
         // the human's links, made before the run: one at the top, one below (relative targets, as `ln -s` makes them)
         Path ws = linked(name);
         Path cfg = ws.resolve("config");
@@ -123,6 +143,10 @@ class ProtectedSymlinkReplaceTest {
     }
 
     private void hopChanged(String name, String how, boolean occupied, boolean warm) throws Exception {
+        withoutGuard(() -> hopChangedNow(name, how, occupied, warm));
+    }
+
+    private void hopChangedNow(String name, String how, boolean occupied, boolean warm) throws Exception {
         Path ws = Files.createDirectories(tmp.resolve(name)).toRealPath();
         Files.writeString(Files.createDirectories(ws.resolve("envs")).resolve("prod.env"), "API=orig\n");
         Files.createSymbolicLink(ws.resolve("conf"), Path.of("envs"));
@@ -173,7 +197,13 @@ class ProtectedSymlinkReplaceTest {
     @ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"dir-warm", "dir-cold", "file-warm", "file-cold"})
     void aHopOfALinkThatLeadsNowhereYetIsRestored(String how) throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("dangling-" + how)).toRealPath();
+        withoutGuard(() -> linkedDangling(how, false));
+        // and with the guard on: put back while the command runs
+        linkedDangling(how, true);
+    }
+
+    private void linkedDangling(String how, boolean guard) throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("dangling-" + how + "-" + guard)).toRealPath();
         if (how.startsWith("file")) {
             Files.createDirectories(ws.resolve("envs"));
         }
@@ -201,11 +231,71 @@ class ProtectedSymlinkReplaceTest {
     }
 
     /**
+     * While the command still runs: the watch sees the link (or the directory link on its way) replaced and it is put
+     * back at once — before, the agent's {@code .env} stood on the host until the command ended, for a host dev server
+     * watching {@code .env} to load. Each case: the command replaces it, then sleeps; the host must see the human's
+     * link again well before the command ends, and the command sees it too.
+     */
+    @ParameterizedTest(name = "{0}, warm={1}")
+    @org.junit.jupiter.params.provider.CsvSource({".env,true", ".env,false", "conf,true", "conf,false"})
+    void aReplacedLinkIsPutBackWhileTheCommandStillRuns(String what, boolean warm) throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("live-" + what.replace('.', '_') + "-" + warm)).toRealPath();
+        Files.writeString(Files.createDirectories(ws.resolve("envs")).resolve("prod.env"), "API=orig\n");
+        Files.createSymbolicLink(ws.resolve("conf"), Path.of("envs"));
+        Files.createSymbolicLink(ws.resolve(".env"), Path.of("conf/prod.env"));
+        String replace = what.equals(".env") ? "printf 'EVIL\\n' > x.tmp && mv -f x.tmp .env"
+                : "mkdir -p mine && printf 'EVIL\\n' > mine/prod.env && ln -sfn mine conf";
+        boolean was = NativeEngine.warmDefault;
+        NativeEngine.warmDefault = warm;
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            java.util.concurrent.CompletableFuture<ExecOutcome.Completed> run = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> TestEngine.bash(sb, ws, replace + " && touch replaced && sleep 4; cat .env; "
+                            + "echo ran", "run-live", "call-live", Duration.ofSeconds(60)));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!Files.exists(ws.resolve("replaced")) && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(Files.exists(ws.resolve("replaced")), "the command did not get to replace it");
+            long t = System.nanoTime();
+            while (!restored(ws) && System.nanoTime() - t < Duration.ofSeconds(2).toNanos()) {
+                Thread.sleep(5);
+            }
+            boolean back = restored(ws);
+            boolean running = !run.isDone();
+            ExecOutcome.Completed r = run.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(back && running, what + " not put back within 2 s while the command ran (back=" + back
+                    + ", still running=" + running + "); recorded: " + r.violations());
+            assertEquals("API=orig\nran\n", r.stdout(), "the command read the agent's file after the restore");
+            Path target = ws.resolve(what);
+            List<Violation> onIt = r.violations().stream().filter(v -> target.toString().equals(v.target())
+                    && v.tier() == Violation.Tier.DETECTED).toList();
+            assertEquals(1, onIt.size(), "detected once on the call: " + r.violations());
+            assertTrue(onIt.get(0).reason().contains("while the command ran (put back at once)")
+                    && onIt.get(0).reason().contains("link restored"), onIt.get(0).reason());
+            assertRestored(ws);
+        } finally {
+            NativeEngine.warmDefault = was;
+        }
+    }
+
+    private static boolean restored(Path ws) throws java.io.IOException {
+        Path env = ws.resolve(".env");
+        Path conf = ws.resolve("conf");
+        return Files.isSymbolicLink(env) && Files.isSymbolicLink(conf)
+                && Files.readSymbolicLink(conf).equals(Path.of("envs")) && Files.exists(env)
+                && Files.readString(env).equals("API=orig\n");
+    }
+
+    /**
      * Red team 9 F1: a long-lived process replaces {@code .env}; a Bash command beside it ends first and its scan
      * settled the process's baseline onto the agent's file, so the process's end scan had no link left to put back.
      */
     @org.junit.jupiter.api.Test
     void aLinkALongLivedProcessReplacedIsRestoredWhenItEndsThoughACommandEndedBeside() throws Exception {
+        withoutGuard(this::longLivedThenBeside);
+    }
+
+    private void longLivedThenBeside() throws Exception {
         Path ws = linked("ll");
         try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
             Sandbox sb = w.sandbox();
@@ -223,6 +313,10 @@ class ProtectedSymlinkReplaceTest {
     /** Red team 9 F2: the same with two Bash calls on per-command sandboxes; the one that replaced it ends last. */
     @org.junit.jupiter.api.Test
     void aLinkACommandReplacedIsRestoredWhenItEndsThoughAnotherEndedBeforeIt() throws Exception {
+        withoutGuard(this::twoCommands);
+    }
+
+    private void twoCommands() throws Exception {
         Path ws = linked("two");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = false;
