@@ -115,31 +115,27 @@ class ProtectedSymlinkReplaceTest {
 
     static Stream<Arguments> hopChanges() {
         String mine = "mkdir -p mine && printf 'NODE_OPTIONS=--require ./evil.js\\n' > mine/prod.env && ";
-        return Stream.of(
+        List<Arguments> cases = List.of(
                 Arguments.of("repointed", mine + "ln -sfn mine {H}", true),
                 Arguments.of("renamed-over", mine + "ln -s mine {H}.new && mv -T {H}.new {H}", true),
                 Arguments.of("directory", "rm -f {H} && mkdir {H} && printf 'EVIL\\n' > {H}/prod.env", true),
                 Arguments.of("removed", "rm -f {H}", false));
+        return Stream.of(true, false).flatMap(warm -> cases.stream().map(a -> Arguments.of(a.get()[0], a.get()[1],
+                a.get()[2], warm)));
     }
 
     /**
      * Red team 9 F3: {@code .env -> conf/prod.env} with {@code conf -> envs}, an ordinary symlinked directory. srt
      * binds only {@code envs/prod.env}; a command that repoints {@code conf} leaves {@code .env} untouched but makes
      * it read the command's file. Each symlink on the way is put back after the command (one hop at the top, and the
-     * second of two hops for {@code app/.env.local -> ../a/prod.env}, {@code a -> b}, {@code b -> envs}).
+     * second of two hops for {@code app/.env.local -> ../a/prod.env}, {@code a -> b}, {@code b -> envs}); on the warm
+     * shell and on per-command sandboxes.
      */
-    @ParameterizedTest(name = "{0}, warm shell")
+    @ParameterizedTest(name = "{0}, warm shell {3}")
     @MethodSource("hopChanges")
-    void aSymlinkOnTheWayToAProtectedSymlinkIsRestoredOnTheWarmShell(String name, String how, boolean occupied)
+    void aSymlinkOnTheWayToAProtectedSymlinkIsRestored(String name, String how, boolean occupied, boolean warm)
             throws Exception {
-        hopChanged(name + "-warm", how, occupied, true);
-    }
-
-    @ParameterizedTest(name = "{0}, per-command sandbox")
-    @MethodSource("hopChanges")
-    void aSymlinkOnTheWayToAProtectedSymlinkIsRestoredOnAPerCommandSandbox(String name, String how, boolean occupied)
-            throws Exception {
-        hopChanged(name + "-cold", how, occupied, false);
+        hopChanged(name + (warm ? "-warm" : "-cold"), how, occupied, warm);
     }
 
     private void hopChanged(String name, String how, boolean occupied, boolean warm) throws Exception {

@@ -46,64 +46,50 @@ class WarmShellRebindTest {
     @Test
     void aProtectedSymlinkWhoseDirectoryOnTheWayTheHumanRepointsIsNotWrittenThrough() throws Exception {
         for (boolean withRepl : new boolean[] {false, true}) {
-            Path ws = Files.createDirectories(tmp.resolve(withRepl ? "hop-repl" : "hop-norepl")).toRealPath();
-            Files.writeString(ws.resolve("README.md"), "hi\n");
-            Files.writeString(Files.createDirectories(ws.resolve("config")).resolve("prod.env"), "orig\n");
-            Files.writeString(Files.createDirectories(ws.resolve("staging")).resolve("prod.env"), "orig\n");
-            Files.createSymbolicLink(ws.resolve("conf"), Path.of("config"));
-            Files.createSymbolicLink(ws.resolve(".env.custom"), Path.of("conf/prod.env"));
-            try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
-                Sandbox sb = w.sandbox();
-                SandboxProcess repl = withRepl ? TestEngine.longLived(sb, ws, "sleep 60", "run-hop", "call-repl",
-                        Duration.ofSeconds(90)) : null;
-                try {
-                    TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; echo ran", "run-hop", "call-0",
-                            Duration.ofSeconds(30));
-                    assertEquals("orig\n", Files.readString(ws.resolve("config/prod.env")));
-                    Path tl = ws.resolve("conf.tmp");
-                    Files.createSymbolicLink(tl, Path.of("staging"));
-                    Files.move(tl, ws.resolve("conf"), StandardCopyOption.ATOMIC_MOVE,
-                            StandardCopyOption.REPLACE_EXISTING);
-                    ExecOutcome.Completed r = TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
-                            + "echo ran", "run-hop", "call-1", Duration.ofSeconds(30));
-                    assertEquals("orig\n", Files.readString(ws.resolve("staging/prod.env")),
-                            "written through the repointed directory (repl=" + withRepl + "); recorded: "
-                            + r.violations());
-                    assertEquals(Path.of("staging"), Files.readSymbolicLink(ws.resolve("conf")),
-                            "the human's change was undone");
-                } finally {
-                    if (repl != null) {
-                        repl.destroy();
-                    }
-                }
-            }
+            repointedBy(withRepl ? "hop-repl" : "hop-norepl", withRepl, "conf/prod.env", "conf", "staging",
+                    "staging/prod.env");
         }
     }
 
     private void repointed(boolean withRepl) throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve(withRepl ? "ws-repl" : "ws-norepl")).toRealPath();
+        repointedBy(withRepl ? "ws-repl" : "ws-norepl", withRepl, "config/prod.env", ".env.custom",
+                "config/staging.env", "config/staging.env");
+    }
+
+    /**
+     * {@code .env.custom -> linkText} made (beside a long-lived process when {@code withRepl}) and written through
+     * once; then the human renames a link to {@code newText} over {@code entry}, and a command writes through
+     * {@code .env.custom} again: {@code written} (where it leads now) must be untouched, and the human's link kept.
+     */
+    private void repointedBy(String name, boolean withRepl, String linkText, String entry, String newText,
+                             String written) throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve(name)).toRealPath();
         Files.writeString(ws.resolve("README.md"), "hi\n");
         Path cfg = Files.createDirectories(ws.resolve("config"));
         Files.writeString(cfg.resolve("prod.env"), "orig\n");
         Files.writeString(cfg.resolve("staging.env"), "orig\n");
+        Files.writeString(Files.createDirectories(ws.resolve("staging")).resolve("prod.env"), "orig\n");
+        Files.createSymbolicLink(ws.resolve("conf"), Path.of("config"));
         try (TestEngine.Warm w = TestEngine.openWarm(ws, new TestEngine.Events())) {
             Sandbox sb = w.sandbox();
             SandboxProcess repl = withRepl ? TestEngine.longLived(sb, ws, "sleep 60", "run-a5", "call-repl",
                     Duration.ofSeconds(90)) : null;
             try {
-                Files.createSymbolicLink(ws.resolve(".env.custom"), Path.of("config/prod.env"));
+                Files.createSymbolicLink(ws.resolve(".env.custom"), Path.of(linkText));
                 TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
                         + "echo ran", "run-a5", "call-a5-0", Duration.ofSeconds(30));
                 assertEquals("orig\n", Files.readString(cfg.resolve("prod.env")));
                 // the human repoints it
-                Path tl = ws.resolve(".env.custom.tmp");
-                Files.createSymbolicLink(tl, Path.of("config/staging.env"));
-                Files.move(tl, ws.resolve(".env.custom"), StandardCopyOption.ATOMIC_MOVE,
+                Path tl = ws.resolve(entry + ".tmp");
+                Files.createSymbolicLink(tl, Path.of(newText));
+                Files.move(tl, ws.resolve(entry), StandardCopyOption.ATOMIC_MOVE,
                         StandardCopyOption.REPLACE_EXISTING);
                 ExecOutcome.Completed r = TestEngine.bash(sb, ws, "echo pwned >> .env.custom 2>/dev/null; "
                         + "echo ran", "run-a5", "call-a5-1", Duration.ofSeconds(30));
-                assertEquals("orig\n", Files.readString(cfg.resolve("staging.env")),
-                        "written through the repointed link (repl=" + withRepl + "); recorded: " + r.violations());
+                assertEquals("orig\n", Files.readString(ws.resolve(written)), "written through the repointed "
+                        + entry + " (repl=" + withRepl + "); recorded: " + r.violations());
+                assertEquals(Path.of(newText), Files.readSymbolicLink(ws.resolve(entry)), "the human's change was "
+                        + "undone");
             } finally {
                 if (repl != null) {
                     repl.destroy();
@@ -111,6 +97,7 @@ class WarmShellRebindTest {
             }
         }
     }
+
     /**
      * Red team 8 A1: two saves in a row — ext4 hands the first inode number back (N1, N2, N1), so a layout naming the
      * inode alone matched the old shell again and the write landed (3 of 3). The layout names the ctime too.
