@@ -137,7 +137,6 @@ public final class Sandbox implements AutoCloseable {
     private synchronized void prepare(boolean force) {
         ready = false;
         closeEngine();
-        SelfCheck.awaitClosed(Duration.ofSeconds(30));
         if (policy.mode() == SandboxMode.OFF) {
             reason = null;
             publishState();
@@ -525,6 +524,5 @@ public final class Sandbox implements AutoCloseable {
     public void close() {
         ready = false;
         closeEngine();
-        SelfCheck.awaitClosed(Duration.ofSeconds(30));
     }
 }

@@ -19,10 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The functional proof that gates every command: a canary workspace, a canary policy (localhost network with one
@@ -35,44 +32,7 @@ final class SelfCheck {
     static final int VERSION = 3;
     static final String SECRET = "CANARY-SECRET\n";
 
-    /**
-     * Canary engines whose verdict is in and that are still closing: the close (ending the canary's bridge and warm
-     * shell, ≈ 0.1 s) and the removal of its temp dir run off the check's critical path, and {@link #awaitClosed} —
-     * called when a {@link Sandbox} closes or proves again — waits for them, so nothing of a check outlives it.
-     */
-    private static final Set<java.util.concurrent.Future<?>> CLOSING = ConcurrentHashMap.newKeySet();
-
     private SelfCheck() {}
-
-    /** Waits (bounded) until every canary engine a finished check left closing is closed and its files removed. */
-    static void awaitClosed(Duration max) {
-        long deadline = System.nanoTime() + max.toNanos();
-        for (java.util.concurrent.Future<?> f : List.copyOf(CLOSING)) {
-            try {
-                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                // closed with an error (logged by the engine) or still closing after max: not waited for further
-            }
-        }
-    }
-
-    /** Closes the canary engine and removes {@code root} off the caller's thread (see {@link #CLOSING}). */
-    private static void closeLater(NativeEngine ne, Path root) {
-        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
-        CLOSING.add(done);
-        ProcessRunner.pump("selfcheck-close", () -> {
-            try {
-                ne.close();
-            } finally {
-                SrtRuntime.deleteTree(root);
-                CLOSING.remove(done);
-                done.complete(null);
-            }
-        });
-    }
 
     /** Runs all probes; the returned list always includes {@code engine} first. */
     static List<ProbeResult> run(HostEnv env, HostTools tools, SrtRuntime.Resolution engine, Path setsid) {
@@ -104,10 +64,7 @@ final class SelfCheck {
             exclude.add(ungranted.getLocalPort());
             HostEnv canaryEnv = env.withProtectedPorts(exclude);
             ViolationLog log = new ViolationLog(ws.resolve(".mono-agent"), dev.monoagent.common.EventSink.NONE);
-            NativeEngine ne = new NativeEngine(canaryEnv, tools, engine, policy, setsid, log);
-            Path closing = root;
-            root = null; // removed by closeLater, once the engine is closed
-            try {
+            try (NativeEngine ne = new NativeEngine(canaryEnv, tools, engine, policy, setsid, log)) {
                 long ti = System.nanoTime();
                 SrtBridge.InitResult init = ne.start();
                 boolean engineOk = init.clean();
@@ -133,8 +90,6 @@ final class SelfCheck {
                         out.add(new ProbeResult(id, false, "FAILED: skipped, an earlier probe failed.", 0));
                     }
                 }
-            } finally {
-                closeLater(ne, closing);
             }
         } catch (IOException | RuntimeException e) {
             out.add(new ProbeResult("engine", false, "self-check could not run: " + e.getMessage(), ms(t0)));
