@@ -362,9 +362,34 @@ final class NativeEngine implements AutoCloseable {
         }
         ProtectedWatch w = watch;
         if (w != null) {
-            w.guard(ProtectedScan.guarded(before.files()), p -> linkMayHaveChanged());
+            // this command's links and those of every command still running: one that started while a command's
+            // replacement stood took in the agent's file, and must not end the guard of the link (red team 11)
+            Set<Path> guarded = new HashSet<>(ProtectedScan.guarded(policy.workspace(), before.files()));
+            synchronized (scanLock) {
+                guarded.addAll(ProtectedScan.guarded(policy.workspace(), humanLinks()));
+            }
+            w.guard(guarded, p -> linkMayHaveChanged());
         }
         return before;
+    }
+
+    /**
+     * The protected symlinks the live commands started with, each as the newest start that saw it as a link: a command
+     * that started while another's replacement stood saw the agent's file there, not the human's link (red team 11:
+     * judged from that command alone, the link was no longer guarded while it ran). Called under {@link #scanLock}.
+     */
+    private Map<Path, ProtectedScan.Key> humanLinks() {
+        List<Map.Entry<String, Live>> byStart = new ArrayList<>(live.entrySet());
+        byStart.sort(java.util.Comparator.comparingLong(e -> judgedFrom(e).watchMark()));
+        Map<Path, ProtectedScan.Key> out = new java.util.HashMap<>();
+        for (Map.Entry<String, Live> e : byStart) {
+            judgedFrom(e).before().files().forEach((f, k) -> {
+                if (k.link() != null) {
+                    out.put(f, k);
+                }
+            });
+        }
+        return out;
     }
 
     /**
@@ -1494,9 +1519,16 @@ final class NativeEngine implements AutoCloseable {
                 who = new Attribution(who.runId(), who.callId(), who.tool(), who.command() + " (one of " + running
                         + " sandboxed commands running)");
             }
-            for (ProtectedScan.Change c : ProtectedScan.restoreLinks(policy, judgedFrom(newest).before().files(),
-                    false)) {
-                Violation v = changeViolation(who, c, LINK_WHILE_RUNNING);
+            guardRecords.keySet().retainAll(live.keySet());
+            Map<Path, Integer> counts = guardRecords.computeIfAbsent(newest.getKey(), k -> new ConcurrentHashMap<>());
+            for (ProtectedScan.Change c : ProtectedScan.restoreLinks(policy, humanLinks(), false)) {
+                // a command replacing it in a loop is put back each time, but recorded a few times only (red team
+                // 11: 780 records from one 4 s command)
+                int n = counts.merge(c.path(), 1, Integer::sum);
+                if (n > GUARD_RECORDS + 1) {
+                    continue;
+                }
+                Violation v = changeViolation(who, c, n > GUARD_RECORDS ? LINK_AGAIN : LINK_WHILE_RUNNING);
                 log.record(v);
                 perCommand.computeIfAbsent(newest.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
                         .add(v);
@@ -1504,7 +1536,12 @@ final class NativeEngine implements AutoCloseable {
         }
     }
 
+    /** Records of the guard per path and command; further changes are put back without a record each. */
+    private static final int GUARD_RECORDS = 3;
+    private final Map<String, Map<Path, Integer>> guardRecords = new ConcurrentHashMap<>();
     private static final String LINK_WHILE_RUNNING = " while the command ran (put back at once)";
+    private static final String LINK_AGAIN = " again while the command ran (put back at once; from here on it is put "
+            + "back each time without a record of its own)";
 
     /**
      * Stops every sandboxed process of the engine (verified freeze; one that cannot be stopped is killed), then

@@ -482,19 +482,28 @@ final class ProtectedScan {
 
     /**
      * The paths whose change {@link #restoreLinks} would undo: every protected symlink in {@code files} and every
-     * symlink on its way (the watch calls the engine back when one of them changes while a command runs).
+     * symlink on its way, with each directory above them below {@code ws} (renaming {@code app} away and another
+     * directory in its place replaces {@code app/.env} without an event that names it: red team 11). The watch calls
+     * the engine back when an entry at one of them is created, removed or renamed while a command runs.
      */
-    static Set<Path> guarded(Map<Path, Key> files) {
+    static Set<Path> guarded(Path ws, Map<Path, Key> files) {
         Set<Path> out = new HashSet<>();
         files.forEach((f, k) -> {
             if (k.link() != null) {
-                out.add(f);
+                withParents(ws, f, out);
                 if (k.hops() != null) {
-                    k.hops().forEach(h -> out.add(h.path()));
+                    k.hops().forEach(h -> withParents(ws, h.path(), out));
                 }
             }
         });
         return out;
+    }
+
+    private static void withParents(Path ws, Path p, Set<Path> out) {
+        out.add(p);
+        for (Path d = p.getParent(); d != null && d.startsWith(ws) && !d.equals(ws); d = d.getParent()) {
+            out.add(d);
+        }
     }
 
     /**
