@@ -53,14 +53,44 @@ final class RegistryTarball {
         if (!integrity.startsWith("sha512-")) {
             throw new IOException("unsupported integrity " + integrity + " (only sha512 is accepted)");
         }
+        // a registry that is busy for a moment (HTTP 5xx or 429, a dropped connection) is asked again, three times
+        // in all, 1 s and 3 s apart; anything else (404, an integrity mismatch) fails at once
+        for (int attempt = 1; ; attempt++) {
+            try {
+                fetchOnce(url, integrity, dest);
+                return;
+            } catch (Transient e) {
+                if (attempt == 3) {
+                    throw new IOException(e.getMessage() + " (3 attempts)");
+                }
+                Thread.sleep(attempt == 1 ? 1_000 : 3_000);
+            }
+        }
+    }
+
+    /** A failure worth one more try: the registry answered 5xx or 429, or the connection failed. */
+    private static final class Transient extends IOException {
+        Transient(String message) {
+            super(message);
+        }
+    }
+
+    private static void fetchOnce(String url, String integrity, Path dest) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
                 .connectTimeout(Duration.ofSeconds(20)).build();
         HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMinutes(10)).GET().build();
-        HttpResponse<InputStream> resp = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> resp;
+        try {
+            resp = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (java.net.ConnectException | java.net.http.HttpTimeoutException e) {
+            throw new Transient("GET " + url + " failed: " + e.getMessage());
+        }
         MessageDigest md = sha512();
         try (InputStream in = resp.body(); OutputStream out = Files.newOutputStream(dest)) {
-            if (resp.statusCode() != 200) {
-                throw new IOException("GET " + url + " answered HTTP " + resp.statusCode());
+            int code = resp.statusCode();
+            if (code != 200) {
+                String why = "GET " + url + " answered HTTP " + code;
+                throw code >= 500 || code == 429 ? new Transient(why) : new IOException(why);
             }
             byte[] buf = new byte[1 << 16];
             for (int n; (n = in.read(buf)) > 0; ) {
