@@ -240,7 +240,7 @@ final class NativeEngine implements AutoCloseable {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
         if (watch != null) {
             watch.onRepository(p -> repositoryMayHaveAppeared());
-            watch.guard(Set.of(), p -> linkMayHaveChanged());
+            watch.onGuarded(p -> linkMayHaveChanged());
         }
         preparedLayout = scan().layout();
         return init;
@@ -365,10 +365,8 @@ final class NativeEngine implements AutoCloseable {
             // this command's links and those of every command still running: one that started while a command's
             // replacement stood took in the agent's file, and must not end the guard of the link (red team 11)
             Set<Path> guarded = new HashSet<>(ProtectedScan.guarded(policy.workspace(), before.files()));
-            synchronized (scanLock) {
-                guarded.addAll(ProtectedScan.guarded(policy.workspace(), humanLinks()));
-            }
-            w.guard(guarded, p -> linkMayHaveChanged());
+            guarded.addAll(ProtectedScan.guarded(policy.workspace(), humanLinks()));
+            w.guard(guarded);
         }
         return before;
     }
@@ -376,7 +374,8 @@ final class NativeEngine implements AutoCloseable {
     /**
      * The protected symlinks the live commands started with, each as the newest start that saw it as a link: a command
      * that started while another's replacement stood saw the agent's file there, not the human's link (red team 11:
-     * judged from that command alone, the link was no longer guarded while it ran). Called under {@link #scanLock}.
+     * judged from that command alone, the link was no longer guarded while it ran). Reads only concurrent maps, so a
+     * command's start does not wait on {@link #scanLock} for it (another command's end scan may hold it).
      */
     private Map<Path, ProtectedScan.Key> humanLinks() {
         List<Map.Entry<String, Live>> byStart = new ArrayList<>(live.entrySet());
@@ -1962,22 +1961,19 @@ final class NativeEngine implements AutoCloseable {
 
     /** The record of one protected path that changed ({@link ProtectedScan#detect}), {@code when} said in it. */
     private static Violation changeViolation(Attribution who, ProtectedScan.Change c, String when) {
+        // what became of a link put back (the protected one or one on its way)
+        String putBack = c.link() == null ? "" : (c.quarantinedTo() != null ? "; what took its place moved to "
+                + c.quarantinedTo() : "") + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
+                : "; the link (-> " + c.link() + ") could not be restored");
+        String how = c.quarantinedTo() != null ? "replaced" : "removed";
         String reason = c.ledTo() != null
                 ? "protected symlink now leads to " + c.ledTo() + " instead of its target when the command started"
                         + when + " (a directory on the way changed; srt denied only the old target)"
                 : c.via() != null
-                ? "symlink on the way to protected " + c.via() + " " + (c.quarantinedTo() != null ? "replaced"
-                        : "removed") + when + " (srt denies only the link's target: " + c.via()
-                        + " would read what the command chose)"
-                        + (c.quarantinedTo() != null ? "; what took its place moved to " + c.quarantinedTo() : "")
-                        + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
-                                : "; the link (-> " + c.link() + ") could not be restored")
+                ? "symlink on the way to protected " + c.via() + " " + how + when + " (srt denies only the link's "
+                        + "target: " + c.via() + " would read what the command chose)" + putBack
                 : c.link() != null
-                ? "protected symlink " + (c.quarantinedTo() != null ? "replaced" : "removed") + when
-                        + " (srt denies only its target)"
-                        + (c.quarantinedTo() != null ? "; what took its place moved to " + c.quarantinedTo() : "")
-                        + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
-                                : "; the link (-> " + c.link() + ") could not be restored")
+                ? "protected symlink " + how + when + " (srt denies only its target)" + putBack
                 : c.created()
                 ? "new protected file written" + when + " (srt ignores write globs on Linux)"
                         + (c.quarantinedTo() != null ? "; moved to " + c.quarantinedTo() : "; quarantine failed")

@@ -166,10 +166,6 @@ final class ProtectedScan {
         Change(Path path, boolean created, Path quarantinedTo) {
             this(path, created, quarantinedTo, null, false, null, null);
         }
-
-        Change(Path path, boolean created, Path quarantinedTo, String link, boolean linkRestored) {
-            this(path, created, quarantinedTo, link, linkRestored, null, null);
-        }
     }
 
     /**
@@ -514,7 +510,7 @@ final class ProtectedScan {
      */
     static List<Change> restoreLinks(Policy p, Map<Path, Key> before, boolean ledTo) {
         List<Change> out = new ArrayList<>();
-        Path ldir = null;
+        Path[] ldir = {null};
         for (Map.Entry<Path, Key> e : before.entrySet()) {
             String link = e.getValue().link();
             if (link == null) {
@@ -522,62 +518,61 @@ final class ProtectedScan {
             }
             Path path = e.getKey();
             Key now = Key.read(path);
-            if (now != null && link.equals(now.link())) {
-                // the same link (also one made again with the same text): what it leads through must be the same too
-                ldir = hops(p, path, e.getValue(), ldir, out, ledTo);
-                continue;
+            // the same link (also one made again with the same text), or put back: what it leads through must be the
+            // same too
+            if (now != null && link.equals(now.link()) || putBack(p, path, now, link, null, ldir, out)) {
+                hops(p, path, e.getValue(), ldir, out, ledTo);
             }
-            Path moved = null;
-            if (now != null) {
-                // a directory of its own: new files found inside a directory put in the link's place are already in
-                // qdir under the same name
-                if (ldir == null) {
-                    ldir = Path.of(quarantineDir(p) + "-links");
-                }
-                moved = quarantine(p.workspace(), path, ldir);
-            }
-            boolean restored = (now == null || moved != null) && restoreLink(p.workspace(), path, link);
-            out.add(new Change(path, false, moved, link, restored));
         }
         return out;
     }
 
     /**
-     * Puts back every symlink on the way from the protected {@code path} (unchanged itself) to its target that is no
-     * longer the one it was — whatever took its place moved to the quarantine first, as for the link itself — and
-     * records when the link still does not lead where it did (a hop outside the workspace, one that could not be put
-     * back). Returns the links' quarantine dir (made on first use).
+     * Puts the symlink {@code path -> text} back where {@code now} (null: nothing) stands instead — what stands there
+     * moved to the links' quarantine dir first ({@code ldir[0]}, made on first use) — and records it as a change of
+     * {@code via}'s way when {@code via} is set. Returns whether the link is back.
      */
-    private static Path hops(Policy p, Path path, Key was, Path ldir, List<Change> out, boolean ledTo) {
+    private static boolean putBack(Policy p, Path path, Key now, String text, Path via, Path[] ldir,
+                                   List<Change> out) {
+        Path moved = null;
+        if (now != null) {
+            // a directory of its own: new files found inside a directory put in the link's place are already in
+            // qdir under the same name
+            if (ldir[0] == null) {
+                ldir[0] = Path.of(quarantineDir(p) + "-links");
+            }
+            moved = quarantine(p.workspace(), path, ldir[0]);
+        }
+        boolean restored = (now == null || moved != null) && restoreLink(p.workspace(), path, text);
+        out.add(new Change(path, false, moved, text, restored, via, null));
+        return restored;
+    }
+
+    /**
+     * Puts back every symlink on the way from the protected {@code path} (the human's link) to its target that is no
+     * longer the one it was (see {@link #putBack}), and with {@code ledTo} records when the link still does not lead
+     * where it did (a hop outside the workspace, one that could not be put back).
+     */
+    private static void hops(Policy p, Path path, Key was, Path[] ldir, List<Change> out, boolean ledTo) {
         // also for a link that led nowhere (its target not made yet): the hops up to the missing part are the human's
         // (red team 10: .env -> conf/prod.env, conf -> envs with no envs yet; the command repointed conf to its own
         // directory, nothing was checked, and the next command's srt even bound the agent's file as the protected one)
         if (was.hops() == null) {
-            return ldir;
+            return;
         }
         for (Hop h : was.hops()) {
             Key now = Key.read(h.path());
-            if (now != null && h.text().equals(now.link())) {
-                continue;
+            if (now == null || !h.text().equals(now.link())) {
+                putBack(p, h.path(), now, h.text(), path, ldir, out);
             }
-            Path moved = null;
-            if (now != null) {
-                if (ldir == null) {
-                    ldir = Path.of(quarantineDir(p) + "-links");
-                }
-                moved = quarantine(p.workspace(), h.path(), ldir);
-            }
-            boolean restored = (now == null || moved != null) && restoreLink(p.workspace(), h.path(), h.text());
-            out.add(new Change(h.path(), false, moved, h.text(), restored, path, null));
         }
         if (!ledTo || was.real() == null) {
-            return ldir;
+            return;
         }
         String real = resolve(path).real();
         if (!was.real().equals(real)) {
             out.add(new Change(path, false, null, was.link(), false, null, real == null ? "nothing" : real));
         }
-        return ldir;
     }
 
     private static Path quarantineDir(Policy p) {

@@ -145,12 +145,16 @@ final class ProtectedWatch implements AutoCloseable {
     }
 
     /**
-     * Who to tell when an entry at one of {@code paths} is created, removed or renamed over: a protected symlink or a
-     * symlink on its way, which srt cannot protect (it binds only the target), so the engine puts it back while the
-     * command that changed it still runs. Called on the watch's thread: the listener hands the work off.
+     * The paths to report to {@link #onGuarded} when an entry at one of them is created, removed or renamed over: a
+     * protected symlink, a symlink on its way and the directories above them, which srt cannot protect (it binds only
+     * the target), so the engine puts them back while the command that changed them still runs.
      */
-    void guard(Set<Path> paths, Consumer<Path> listener) {
+    void guard(Set<Path> paths) {
         guarded = Set.copyOf(paths);
+    }
+
+    /** Who to tell about a change at a {@link #guard}ed path; called on the watch's thread: it hands the work off. */
+    void onGuarded(Consumer<Path> listener) {
         onGuarded = listener == null ? p -> { } : listener;
     }
 

@@ -53,8 +53,8 @@ final class RegistryTarball {
         if (!integrity.startsWith("sha512-")) {
             throw new IOException("unsupported integrity " + integrity + " (only sha512 is accepted)");
         }
-        // a registry that is busy for a moment (HTTP 5xx or 429, a dropped connection) is asked again, three times
-        // in all, 1 s and 3 s apart; anything else (404, an integrity mismatch) fails at once
+        // a registry that is busy for a moment (HTTP 5xx or 429, a refused or timed-out connection) is asked again,
+        // three times in all, 1 s and 3 s apart; anything else (404, an integrity mismatch) fails at once
         for (int attempt = 1; ; attempt++) {
             try {
                 fetchOnce(url, integrity, dest);
@@ -68,7 +68,7 @@ final class RegistryTarball {
         }
     }
 
-    /** A failure worth one more try: the registry answered 5xx or 429, or the connection failed. */
+    /** A failure worth one more try: the registry answered 5xx or 429, or the connection was refused or timed out. */
     private static final class Transient extends IOException {
         Transient(String message) {
             super(message);

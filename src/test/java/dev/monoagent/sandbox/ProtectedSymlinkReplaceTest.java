@@ -119,7 +119,10 @@ class ProtectedSymlinkReplaceTest {
                 Arguments.of("repointed", mine + "ln -sfn mine {H}", true),
                 Arguments.of("renamed-over", mine + "ln -s mine {H}.new && mv -T {H}.new {H}", true),
                 Arguments.of("directory", "rm -f {H} && mkdir {H} && printf 'EVIL\\n' > {H}/prod.env", true),
-                Arguments.of("removed", "rm -f {H}", false));
+                Arguments.of("removed", "rm -f {H}", false),
+                // the link replaced too: put back, and the hop behind it must be checked as well
+                Arguments.of("with-the-link", mine + "ln -sfn mine {H} && rm -f {L} && printf 'EVIL\\n' > {L}",
+                        true));
         return Stream.of(true, false).flatMap(warm -> cases.stream().map(a -> Arguments.of(a.get()[0], a.get()[1],
                 a.get()[2], warm)));
     }
@@ -158,7 +161,7 @@ class ProtectedSymlinkReplaceTest {
                 Path env = ws.resolve(c.get(0));
                 Path hop = ws.resolve(c.get(1));
                 String text = Files.readSymbolicLink(hop).toString();
-                ExecOutcome.Completed r = TestEngine.bash(sb, ws, how.replace("{H}", c.get(1)) + "; echo ran",
+                ExecOutcome.Completed r = TestEngine.bash(sb, ws, how.replace("{H}", c.get(1)).replace("{L}", c.get(0)) + "; echo ran",
                         "run-" + name, "call-" + c.get(1), Duration.ofSeconds(30));
                 assertEquals("ran\n", r.stdout(), r.stderr());
                 assertTrue(Files.isSymbolicLink(hop), c.get(1) + " is no longer the human's link (" + name
