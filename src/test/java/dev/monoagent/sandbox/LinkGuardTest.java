@@ -45,8 +45,12 @@ class LinkGuardTest {
             for (int i = 0; i < 8 && !loop.isDone(); i++) {
                 TestEngine.bash(sb, ws, "sleep 0.5; cat .env", "run-b", "call-b" + i, Duration.ofSeconds(30));
             }
-            loop.get(60, TimeUnit.SECONDS);
+            ExecOutcome.Completed lr = loop.get(60, TimeUnit.SECONDS);
             seen.stop();
+            // put back each time, recorded on the loop's call at most four times (three, then one saying so)
+            long records = lr.violations().stream().filter(v -> env.toString().equals(v.target())
+                    && v.reason().contains("while the command ran (put back at once")).count();
+            assertTrue(records >= 1 && records <= 4, records + " guard records on the loop's call");
             assertTrue(seen.longestMs() < 1500, "the host read the command's .env for " + seen.longestMs()
                     + " ms in a row (" + seen.totalMs() + " ms in all)");
             assertEquals("API=orig\n", Files.readString(env));
