@@ -65,6 +65,24 @@ class WarmShellTest {
                 sb.status().lines().toString());
     }
 
+    /**
+     * The helper that forks each command keeps to one CPU (warm-shell.js: its forks are cheaper so); the command itself
+     * runs on every CPU the host process may use. Fails with the affinity left as the helper's (one CPU of two here).
+     */
+    @Test
+    void aCommandRunsOnEveryCpuTheHostMayUse() throws Exception {
+        String host = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow();
+        String run = "run-" + UUID.randomUUID();
+        var first = bash(run, "a", "grep '^Cpus_allowed_list:' /proc/self/status; readlink /proc/self/ns/pid");
+        var second = bash(run, "b", "grep '^Cpus_allowed_list:' /proc/self/status; readlink /proc/self/ns/pid");
+        assertEquals(0, first.exitCode(), first.stderr());
+        assertEquals(first.stdout().lines().skip(1).toList(), second.stdout().lines().skip(1).toList(),
+                "both on the run's warm shell");
+        assertEquals(host, first.stdout().lines().findFirst().orElse(""), "the first command's CPUs");
+        assertEquals(host, second.stdout().lines().findFirst().orElse(""), "a forked-ahead command's CPUs");
+    }
+
     @Test
     void eachCommandGetsItsOwnCwdEnvStdinAndExitCode() throws Exception {
         String run = "run-" + UUID.randomUUID();
