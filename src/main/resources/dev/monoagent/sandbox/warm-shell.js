@@ -168,7 +168,9 @@ const PRCTL_NR = { x64: 157, arm64: 167 }[process.arch];
 const UNSHARE_NR = { x64: 272, arm64: 97 }[process.arch];
 // the rest of what the helper calls directly (setsid, dup3, exit_group, sched_setaffinity, sched_getaffinity): it loads
 // no module, see HELPER
-const MORE_NR = { x64: [112, 292, 231, 203, 204], arm64: [157, 24, 94, 122, 123] }[process.arch];
+// (and sched_getscheduler, ioprio_get, prlimit64: see own_state)
+const MORE_NR = { x64: [112, 292, 231, 203, 204, 145, 252, 302], arm64: [157, 24, 94, 122, 123, 121, 31, 261] }[
+  process.arch];
 if (!PERL || MOUNT_NR === undefined || UNSHARE_NR === undefined || MORE_NR === undefined) {
   say('warm shell: no perl, or no mount(2) number for ' + process.arch);
   process.exit(7);
@@ -199,7 +201,8 @@ const TPL = { f: fs.statSync(TEMPLATES + '/f', { bigint: true }), d: fs.statSync
 const OPEN_FLAGS = ['O_RDONLY', 'O_WRONLY', 'O_CREAT', 'O_EXCL', 'O_NOFOLLOW', 'O_DIRECTORY', 'O_NONBLOCK']
   .map((n) => 'sub ' + n + ' () { ' + Number(fs.constants[n]) + ' }').join(' ');
 const HELPER = 'use strict; ' + OPEN_FLAGS + ' sub F_GETFL () { 3 } sub F_SETFL () { 4 }' + `
-my ($nr, $prctl, $unshare, $setsid, $dup3, $exitnr, $setaff, $getaff) = map { 0 + $_ } splice(@ARGV, 0, 8);
+my ($nr, $prctl, $unshare, $setsid, $dup3, $exitnr, $setaff, $getaff, $getsched, $ioprio, $prlimit) =
+  map { 0 + $_ } splice(@ARGV, 0, 11);
 my ($tf, $td, $uid, $gid) = @ARGV; $| = 1;
 # not dumpable: a command (no capability in this namespace) then cannot open /proc/<this>/fd, mem or environ
 syscall($prctl, 4, 0, 0, 0, 0) == 0 or die "prctl: $!";
@@ -218,6 +221,25 @@ my $pinned = 0;
     }
   }
 }
+# What a command can change on this process although it holds no capability here, being the same user: its nice
+# value, scheduling policy, I/O priority, resource limits and OOM score — which every process forked from it would
+# inherit, so one command could slow down or limit every later one of the run (red team 12: renice, chrt -i,
+# prlimit --nofile/--fsize on the helper carried over). Taken now, and compared before each fork: any change ends
+# this helper, and with it the server, so the host gives the next command a fresh sandbox and the run a new shell.
+sub own_state {
+  my @s = (getpriority(0, 0), syscall($getsched, 0), syscall($ioprio, 1, 0));
+  for my $r (0 .. 15) {
+    my $b = "\\0" x 16;
+    syscall($prlimit, 0, $r, 0, $b) == 0 or return undef;
+    push @s, unpack('H*', $b);
+  }
+  open(my $f, '<', '/proc/self/oom_score_adj') or return undef;
+  my $o = <$f>; close $f;
+  chomp $o;
+  return join(' ', @s, $o);
+}
+my $own = own_state();
+defined $own or die "own state: $!";
 my $ro = 32 | 4096 | 1 | 2 | 4;
 for my $t ($tf, $td) {
   syscall($nr, $t, $t, 0, 4096, 0) == 0 or die "bind $t: $!";
@@ -300,6 +322,9 @@ my $pre;
 sub prefork {
   my (%ahead) = @_;
   return if $pre;
+  my $now = own_state();
+  die "warm shell: the helper's priority, scheduling or limits were changed, by a command: " . ($now // $!) . "\\n"
+    unless defined $now && $now eq $own;
   pipe(my $cr, my $cw) or die "pipe: $!";
   pipe(my $er, my $ew) or die "pipe: $!";
   my $pid = fork;
@@ -369,7 +394,10 @@ sub start {
 while (defined(my $l = in_line(\\*STDIN, \\$inbuf))) {
   if ($l =~ /^b ([0-9]+)$/) { bind_marks($1); }
   elsif ($l eq 'r') { start(); }
-  elsif ($l =~ /^f(?: ([0-9a-f]+) ([0-9]+:[0-9]+) ([0-9a-f]+) ([0-9]+:[0-9]+))?$/) { prefork(defined $1 ? (o => [pack('H*', $1), $2], e => [pack('H*', $3), $4]) : ()); }
+  elsif ($l =~ /^f(?: ([0-9a-f]+) ([0-9]+:[0-9]+) ([0-9a-f]+) ([0-9]+:[0-9]+))?$/) {
+    prefork(defined $1 ? (o => [pack('H*', $1), $2], e => [pack('H*', $3), $4]) : ());
+    print "forked\\n";
+  }
   else { die "bad request"; }
 }`;
 if (!PERL.startsWith('/')) process.exit(3);
@@ -669,6 +697,8 @@ function runNow(req) {
   });
 }
 
+// the runs waiting for the helper's answer to a fork request (null: none is owed)
+let forkOwed = null;
 let pending = Buffer.alloc(0);
 function parse() {
   if (key === null) {
@@ -708,6 +738,15 @@ function parse() {
       // server opened ahead for it
       openAhead();
       const ahead = nextFifos === null ? '' : ' ' + nextFifos.map(ioRef).join(' ');
+      // the next command waits for the helper's answer: a helper that ended instead (own_state) ends this server
+      // before that command's start frame, so the host runs it on a fresh sandbox instead of reporting it killed
+      if (forkOwed === null) forkOwed = [];
+      mounterWaits.push((line) => {
+        if (line !== 'forked') process.exit(9);
+        const queued = forkOwed;
+        forkOwed = null;
+        queued.forEach((f) => f());
+      });
       mounter.stdin.write('f' + ahead + '\n');
       continue;
     }
@@ -715,7 +754,7 @@ function parse() {
       process.exit(4);
     }
     busy = true;
-    run(req);
+    if (forkOwed !== null) forkOwed.push(() => run(req)); else run(req);
   }
 }
 process.stdin.on('data', (chunk) => { pending = Buffer.concat([pending, chunk]); parse(); });

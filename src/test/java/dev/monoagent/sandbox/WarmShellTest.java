@@ -83,6 +83,31 @@ class WarmShellTest {
         assertEquals(host, second.stdout().lines().findFirst().orElse(""), "a forked-ahead command's CPUs");
     }
 
+    /**
+     * A command is the same user as the warm shell's helper, so it can lower the helper's priority and limits (it holds
+     * no capability to raise them back), which every later command forked from it would inherit (red team 12). The
+     * helper compares its own before each fork and ends on a change: the next command runs with what the first had.
+     */
+    @Test
+    void aCommandThatLowersTheHelpersPriorityOrLimitsDoesNotPassThemOn() {
+        String run = "run-" + UUID.randomUUID();
+        String own = "echo nice=$(cut -d' ' -f19 /proc/self/stat) files=$(ulimit -n) fsize=$(ulimit -f) "
+                + "sched=$(chrt -p $$ | head -1 | sed 's/.*: //') io=$(ionice -p $$) oom=$(cat /proc/self/oom_score_adj)";
+        var before = bash(run, "a", own);
+        assertEquals(0, before.exitCode(), before.stderr());
+        // the helper is the sandbox's one perl process; renice and friends take its pid in this pid namespace
+        var tamper = bash(run, "b", "h=; for p in /proc/[0-9]*; do [ \"$(cat $p/comm 2>/dev/null)\" = perl ] && "
+                + "h=$(awk '/^NSpid/{print $NF}' $p/status); done; [ -n \"$h\" ] || exit 3; "
+                + "renice -n 7 -p $h >/dev/null && prlimit --pid $h --nofile=200:200 --fsize=1000:1000 && "
+                + "chrt -i -p 0 $h && ionice -c 3 -p $h && echo 900 > /proc/$h/oom_score_adj && echo changed");
+        assertEquals("changed\n", tamper.stdout(), tamper.stderr());
+        var after = bash(run, "c", own);
+        assertEquals(0, after.exitCode(), after.stderr());
+        assertEquals(before.stdout(), after.stdout(), "the next command's priority and limits");
+        var later = bash(run, "d", own);
+        assertEquals(before.stdout(), later.stdout(), "a later command's, on the run's new shell");
+    }
+
     @Test
     void eachCommandGetsItsOwnCwdEnvStdinAndExitCode() throws Exception {
         String run = "run-" + UUID.randomUUID();
