@@ -48,7 +48,8 @@ final class CommandScript {
         StringBuilder sb = new StringBuilder(start);
         StringBuilder hex = new StringBuilder(String.format("%04X", 3128));
         if (!ports.isEmpty()) {
-            sb.append("__mp=${HTTP_PROXY#*://}; __ma=${__mp%@*}; __ma=$(printf '%b' \"${__ma//%/\\\\x}\")\n");
+            // printf -v: no subshell (a fork costs a few ms on a slow host, before every such command)
+            sb.append("__mp=${HTTP_PROXY#*://}; __ma=${__mp%@*}; printf -v __ma '%b' \"${__ma//%/\\\\x}\"\n");
             for (int port : ports) {
                 sb.append(quote(socat)).append(" TCP-LISTEN:").append(port)
                         .append(",bind=127.0.0.1,fork,reuseaddr PROXY:localhost:")
@@ -61,7 +62,8 @@ final class CommandScript {
         // the forwarders above start here: a command that reaches for the network at once could find nothing
         // listening yet (curl then reports 000 instead of the proxy's answer). Wait for all of them, bounded, when
         // there is a proxy at all.
-        sb.append("if [ -n \"${HTTP_PROXY:-}\" ]; then for __mi in $(seq 1 400); do __mt=$(</proc/net/tcp); __mk=1; ")
+        sb.append("if [ -n \"${HTTP_PROXY:-}\" ]; then for ((__mi = 0; __mi < 400; __mi++)); do ")
+                .append("__mt=$(</proc/net/tcp); __mk=1; ")
                 .append("for __mh in ").append(hex)
                 .append("; do [[ $__mt == *\":$__mh 00000000:0000 0A\"* ]] || { __mk=0; break; }; done; ")
                 .append("[ $__mk = 1 ] && break; sleep 0.005; done; fi\n");

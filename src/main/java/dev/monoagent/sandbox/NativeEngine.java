@@ -145,6 +145,8 @@ final class NativeEngine implements AutoCloseable {
     private final Map<String, Map<Path, Object>> longLivedStart = new ConcurrentHashMap<>();
     /** Test seam: runs after a warm shell's wrap is made, before it is spawned (and its mounts made). */
     volatile Runnable shellStarting = () -> { };
+    /** Set when {@link #close()} begins: the bridge prepares no further wrap (its shutdown would wait for it). */
+    private volatile boolean closing;
     /** Why this engine stopped using warm shells (null: it uses them); set when one failed to start. */
     private volatile String warmOff;
     /** Bumped at every initialise: a warm shell or long-lived process of an older one runs under an old deny set. */
@@ -230,9 +232,11 @@ final class NativeEngine implements AutoCloseable {
                 PosixFilePermissions.fromString("rwx------")));
         limits = limitsFactory.get();
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, setsid, this::onEngineEvent);
+        // the workspace facts and the config are gathered while Node starts and imports srt (≈ 190 ms here)
+        Map<String, Object> config = compileConfig();
         bridge.awaitReady(Duration.ofSeconds(20));
         preparedGeneration = mounts.generation();
-        init = bridge.init(compileConfig(), Duration.ofSeconds(30));
+        init = bridge.init(config, Duration.ofSeconds(30));
         // macOS: the JDK's WatchService polls there (seconds per event), so each command's sync would stall; no watch
         // (a known difference, docs/sandbox-probes.md "macOS")
         watch = Platform.current() == Platform.MACOS ? null : ProtectedWatch.start(policy, () -> denyLiterals,
@@ -1005,7 +1009,7 @@ final class NativeEngine implements AutoCloseable {
     private void cleanupWrap(String commandId) {
         try {
             preparedGeneration = mounts.generation();
-            bridge.cleanup();
+            bridge.cleanup(!closing);
         } catch (IOException ignored) {
             // the bridge is gone (its exit removed srt's mount points; ours are removed below); noticed by alive()
         } finally {
@@ -2196,6 +2200,7 @@ final class NativeEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
         // a long-lived process ended just before (NodeRepl's destroy) may still be in its end scan, which quarantines
         // into the workspace's state dir: nothing of the engine writes there after close returns
         endLongLived("the sandbox was closed");

@@ -116,7 +116,9 @@ final class SelfCheck {
         String hostPid = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
         String script = String.join("\n",
                 "p(){ echo \"P $*\"; }",
-                "__n=$(readlink /proc/self/ns/net); __q=$(readlink /proc/self/ns/pid)",
+                // one readlink for both (each program started in here costs a few ms on a slow host); the probes
+                // below use group commands, not subshells, for the same reason: a failed redirection fails the group
+                "__r=$(readlink /proc/self/ns/net /proc/self/ns/pid); __n=${__r%%$'\\n'*}; __q=${__r#*$'\\n'}",
                 "[ \"$__n\" != " + CommandScript.quote(hostNet) + " ] && p netns-differs 1 || p netns-differs 0",
                 "__i=; { read; read; while IFS=: read -r __f _; do __i=\"$__i${__f// /} \"; done; } < /proc/net/dev; "
                         + "p ifaces $__i",
@@ -126,16 +128,16 @@ final class SelfCheck {
                         + " ]; then exit 0; fi",
                 // started early so its start-up overlaps the file probes
                 "socat TCP-LISTEN:47011,bind=127.0.0.1,reuseaddr SYSTEM:'echo inside-ok' >/dev/null 2>&1 &",
-                "if (echo pwned >> .env) 2>/dev/null; then p denied-write 0; else p denied-write 1; fi",
+                "if { echo pwned >> .env; } 2>/dev/null; then p denied-write 0; else p denied-write 1; fi",
                 "if echo allowed > allowed.txt; then p allowed-write 1; else p allowed-write 0; fi",
-                "if (echo x > " + CommandScript.quote(outside + "/outside.txt") + ") 2>/dev/null; then p outside 0; "
+                "if { echo x > " + CommandScript.quote(outside + "/outside.txt") + "; } 2>/dev/null; then p outside 0; "
                         + "else p outside 1; fi",
-                "if (mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit) 2>/dev/null; then p hooks 0; "
+                "if { mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit; } 2>/dev/null; then p hooks 0; "
                         + "else p hooks 1; fi",
                 "echo canary > .env.canary 2>/dev/null; true",
                 // only lo exists here (checked above), so these connects fail at once instead of timing out
-                "if (exec 3<>/dev/tcp/1.1.1.1/80) 2>/dev/null; then p direct-tcp 0; else p direct-tcp 1; fi",
-                "__pa=${HTTP_PROXY#*://}; __c=${__pa%@*}; __c=$(printf '%b' \"${__c//%/\\\\x}\")",
+                "if { : 3<>/dev/tcp/1.1.1.1/80; } 2>/dev/null; then p direct-tcp 0; else p direct-tcp 1; fi",
+                "__pa=${HTTP_PROXY#*://}; __c=${__pa%@*}; printf -v __c '%b' \"${__c//%/\\\\x}\"",
                 "if exec 4<>/dev/tcp/127.0.0.1/3128; then printf 'GET http://example.com/ HTTP/1.1\\r\\nHost: "
                         + "example.com\\r\\nProxy-Authorization: Basic %s\\r\\nConnection: close\\r\\n\\r\\n' "
                         + "\"$(printf %s \"$__c\" | base64 -w0)\" >&4; read -t 3 __st <&4; exec 4<&-; "
@@ -145,7 +147,7 @@ final class SelfCheck {
                 "__l=; if exec 5<>/dev/tcp/127.0.0.1/47011; then read -t 2 __l <&5; exec 5<&-; fi; p loopback $__l",
                 "__g=; if exec 6<>/dev/tcp/127.0.0.1/" + grantedPort + "; then read -t 3 __g <&6; exec 6<&-; fi; "
                         + "p granted $__g",
-                "if (exec 7<>/dev/tcp/127.0.0.1/" + ungrantedPort + ") 2>/dev/null; then p ungranted 0; "
+                "if { : 7<>/dev/tcp/127.0.0.1/" + ungrantedPort + "; } 2>/dev/null; then p ungranted 0; "
                         + "else p ungranted 1; fi",
                 "__u=$(socat -u OPEN:/dev/null UNIX-CONNECT:\"$TMPDIR\"/none.sock 2>&1); "
                         + "case \"$__u\" in *'not permitted'*) p afunix 1;; *) p afunix 0 $__u;; esac",
@@ -246,13 +248,14 @@ final class SelfCheck {
 
     /** {@link #REPO_SCRIPT} with its probe names prefixed (run in the repository's directory). */
     static String repoScript(String prefix) {
-        return "if (echo evil > .git/hooks/pre-commit) 2>/dev/null; then echo 'P " + prefix + "hooks 0'; "
-            + "else echo 'P " + prefix + "hooks 1'; fi; if (echo '[x]' >> .git/config) 2>/dev/null; then echo 'P "
+        return "if { echo evil > .git/hooks/pre-commit; } 2>/dev/null; then echo 'P " + prefix + "hooks 0'; "
+            + "else echo 'P " + prefix + "hooks 1'; fi; if { echo '[x]' >> .git/config; } 2>/dev/null; then echo 'P "
             + prefix + "config 0'; else echo 'P " + prefix + "config 1'; fi; "
-            + "if (echo 'ref: refs/heads/evil' > .git/HEAD) 2>/dev/null || (echo x > .git/index) 2>/dev/null; "
+            + "if { echo 'ref: refs/heads/evil' > .git/HEAD; } 2>/dev/null || { echo x > .git/index; } 2>/dev/null; "
             + "then echo 'P " + prefix + "gitdir 0'; else echo 'P " + prefix + "gitdir 1'; fi; "
             // only when a write got through: the mounts this command saw over the git dir, for the failure detail
-            + "if [ -e .git/hooks/pre-commit ] || grep -q evil .git/HEAD 2>/dev/null || [ -s .git/index ]; then "
+            + "if [ -e .git/hooks/pre-commit ] || [[ $(<.git/HEAD) == *evil* ]] 2>/dev/null || [ -s .git/index ]; "
+            + "then "
             + "awk -v w=\"$PWD\" '$5==w || index($5, w \"/.git\")==1 {printf \"M %s %s %s;\", $4, $5, $6}' "
             + "/proc/self/mountinfo; echo; fi";
     }

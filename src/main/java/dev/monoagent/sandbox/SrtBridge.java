@@ -36,7 +36,7 @@ import java.util.function.Consumer;
 final class SrtBridge implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "bridge.mjs";
     /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
-    static final String SCRIPT_SHA256 = "c906a2ac890c04b906d3691c83c112d76e9ae1b7ed54377c2eb8b62afedb9d04";
+    static final String SCRIPT_SHA256 = "540e3bbe07e7ae889930531d3cd0f24dceb913a9cd22c3cfae385fdcf18b72d2";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -326,8 +326,16 @@ final class SrtBridge implements AutoCloseable {
     }
 
     void cleanup() throws IOException {
+        cleanup(true);
+    }
+
+    /** As above; {@code prepareNext} false when no wrap follows (the engine is closing). */
+    void cleanup(boolean prepareNext) throws IOException {
         ObjectNode req = JSON.createObjectNode();
         req.put("op", "cleanup");
+        if (!prepareNext) {
+            req.put("prepare", false);
+        }
         call(req, Duration.ofSeconds(10));
     }
 

@@ -10,9 +10,13 @@ console.log = (...a) => console.error(...a);
 // srt resolves programs by spawning `which` on every wrap (~3 ms each). Java already resolved and checked the tools
 // (MONO_AGENT_TOOLS = {"bash": "/usr/bin/bash", ...}); srt's which() consults globalThis.Bun.which first (the only
 // use of `Bun` in the pinned tree), so answer from that map and memoize anything else.
-import { spawnSync } from 'node:child_process';
+import childProcess, { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 const known = JSON.parse(process.env.MONO_AGENT_TOOLS || '{}');
 const memo = new Map(Object.entries(known));
+// srt also asks for a tool by the absolute path the config gave it (`which /usr/bin/rg` at every initialize)
+for (const p of Object.values(known)) memo.set(p, p);
 globalThis.Bun = {
   which(bin) {
     if (memo.has(bin)) return memo.get(bin);
@@ -22,6 +26,25 @@ globalThis.Bun = {
     return found;
   },
 };
+// srt's initialize starts its socat bridges (UNIX-LISTEN on a socket path) and then looks for the sockets with growing
+// sleeps between looks (0, 100, 200 … ms): the socket is never there at the first look, as socat takes a few ms to
+// start, so every initialize slept 100 ms. A spawn of our socat with UNIX-LISTEN returns here once its socket exists
+// (at most 1 s, polling every ms), so srt's first look finds it. Nothing else is changed: srt still checks the process
+// and the sockets itself, and a socat that fails is found by its checks as before.
+const realSpawn = childProcess.spawn;
+const pollCell = new Int32Array(new SharedArrayBuffer(4));
+childProcess.spawn = function (cmd, args, ...rest) {
+  const child = Reflect.apply(realSpawn, this, [cmd, args, ...rest]);
+  try {
+    const m = cmd === known.socat && Array.isArray(args) ? /^UNIX-LISTEN:([^,]+),/.exec(String(args[0])) : null;
+    if (m && child.pid) {
+      const until = Date.now() + 1000;
+      while (!existsSync(m[1]) && Date.now() < until) Atomics.wait(pollCell, 0, 0, 1);
+    }
+  } catch (e) { /* srt's own checks decide */ }
+  return child;
+};
+syncBuiltinESMExports();
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 
 // Every connection srt's proxy opens to a host loopback address (a granted host port in localhost mode) is reported
@@ -163,13 +186,14 @@ const ops = {
     return { commandId, wrapped, proxyPort: SandboxManager.getProxyPort() ?? null,
              socksPort: SandboxManager.getSocksProxyPort() ?? null };
   },
-  async cleanup() {
+  async cleanup(req) {
     SandboxManager.cleanupAfterCommand();
     if (outstanding > 0) outstanding--;
     // nothing handed out is alive any more: let srt's counter reach zero so it removes the mount points, then
-    // prepare afresh (for the workspace without them)
+    // prepare afresh (for the workspace without them) — unless Java is closing the engine (prepare: false), where
+    // the shutdown that follows would wait for a wrap nobody uses
     if (outstanding === 0) discard();
-    enqueue(prewrap);
+    if (req.prepare !== false) enqueue(prewrap);
     return {};
   },
   async discard() {

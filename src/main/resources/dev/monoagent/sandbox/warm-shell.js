@@ -463,16 +463,35 @@ const net = require('node:net');
 const FIFO_DIR = fs.mkdtempSync('/dev/shm/.mono-agent-warm-');
 const FIFO_BATCH = 16;
 const fifoPool = [];
-function makeFifos() {
-  if (fifoPool.length > 0) return;
+function fifoBatch() {
   // random names: a command may write in this directory (it is the same user), but cannot know where the next pipes go
   const batch = [];
   for (let i = 0; i < FIFO_BATCH; i++) {
     const n = crypto.randomBytes(12).toString('hex');
     batch.push([FIFO_DIR + '/o' + n, FIFO_DIR + '/e' + n]);
   }
+  return batch;
+}
+function makeFifos() {
+  if (fifoPool.length > 0) return;
+  const batch = fifoBatch();
   const r = spawnSync(MKFIFO, batch.flat(), { stdio: 'ignore', timeout: 5000, env: OWN_ENV });
   if (r.status === 0) fifoPool.push(...batch);
+}
+// the first batch is made while the start-up probes below run (a blocking mkfifo here cost ≈ 20 ms of every start on
+// a slow host); the server announces itself ready only once it is done
+let firstFifos = false;
+{
+  const batch = fifoBatch();
+  const c = spawn(MKFIFO, batch.flat(), { stdio: 'ignore', timeout: 5000, env: OWN_ENV });
+  const done = (ok) => {
+    if (firstFifos) return;
+    if (ok && fifoPool.length === 0) fifoPool.push(...batch);
+    firstFifos = true;
+    announce();
+  };
+  c.on('error', () => done(false));
+  c.on('exit', (code, signal) => done(code === 0 && signal === null));
 }
 // The command's stdout/stderr FIFO pair: this server holds a read end (non-blocking) and a write end (so the reads see
 // no end of file before the command holds its own) of each; the helper opens each write end for the command by path,
@@ -524,7 +543,6 @@ function stdinFile(text) {
   fs.writeFileSync(p, text, { mode: 0o600, flag: 'wx' });
   return { path: p, id: idOf(fs.lstatSync(p, { bigint: true })) };
 }
-makeFifos();
 
 // Starts a command through the helper: its stdio are files at paths this server made, each checked by the helper to be
 // the one this server opened (device and inode; null: /dev/null). started(pid) once it was exec'ed, or failed(why)
@@ -585,7 +603,7 @@ let keyed = false;
   });
 }
 function announce() {
-  if (mountsProven && keyed) {
+  if (mountsProven && keyed && firstFifos) {
     openAhead();
     frame('r', 0, 'ready', JSON.stringify({ pid: process.pid, baseline: baseline.size }));
   }

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
  * the Bash tool's round trip on the run's warm shell and on the per-command path, srt's own wrapped command run
  * directly, bare bwrap + seccomp, the srt CLI, {@code sandbox check}, and the per-command overhead by repository size.
  * Excluded from the normal suite (surefire excludes {@code **}{@code /*Benchmark.java}); run it with
- * {@code mvn -B -q test -Dtest=SandboxBenchmark -Dsurefire.failIfNoSpecifiedTests=false} (an explicit -Dtest
- * overrides the exclude), or via {@link #main}. Prints; asserts nothing (numbers depend on the machine).
+ * {@code mvn -B test -Pbench} (the profile names it as {@code -Dtest} and gives the JVM the launcher's flags, as the
+ * product runs; it prints whether it got them), or via {@link #main}. Prints; asserts nothing (numbers depend on the
+ * machine).
  */
 class SandboxBenchmark {
     private static final int RUNS = 40;
@@ -127,6 +128,7 @@ class SandboxBenchmark {
         }
         System.out.printf("%nSandboxBenchmark (median ms per sandboxed `true`, %d runs after %d warm-up runs each; srt CLI %d "
                 + "runs after 2; load before: %s)%n", RUNS, WARMUP, CLI_RUNS, loadBefore);
+        System.out.printf("  JVM: %s%n", jvmVerdict());
         System.out.printf("  Bash tool round trip, warm shell        %8.1f   -> %.2fx bare (goal <= 1.0x), %.1fx faster "
                 + "than the srt CLI (goal >= 30x)%n", warm, warm / bareMs, srtCli / warm);
         Collections.sort(shellOnly);
@@ -192,6 +194,31 @@ class SandboxBenchmark {
             throw new IllegalStateException(sb.status().reason());
         }
         return sb;
+    }
+
+    /**
+     * Whether this JVM runs with the launcher's flags (installer/mono-agent: the serial collector and the C1 compiler
+     * only), as the product does: with the default flags the JIT's compiler threads compete with the engine for a
+     * 2-core machine's CPU, and a first check in the JVM took ≈ 1.0–1.1 s instead of ≈ 0.85 s (`mvn -B test -Pbench`
+     * sets them; the normal command does not).
+     */
+    static String jvmVerdict() {
+        List<String> mine = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+        List<String> launcher = new ArrayList<>();
+        Path script = Path.of(System.getProperty("monoagent.projectDir", "."), "installer", "mono-agent");
+        try {
+            String exec = Files.readAllLines(script).stream().filter(l -> l.startsWith("exec ")).findFirst().orElse("");
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("-XX:\\S+").matcher(exec);
+            while (m.find()) {
+                launcher.add(m.group());
+            }
+        } catch (java.io.IOException e) {
+            return "flags " + mine + "; the launcher's flags are unknown (" + script + " not readable)";
+        }
+        List<String> missing = launcher.stream().filter(f -> !mine.contains(f)).toList();
+        return missing.isEmpty() ? "the launcher's flags " + launcher + " (as the product runs)"
+                : "NOT the launcher's flags (missing " + missing + "): the figures are not the product's; `mvn -B test "
+                + "-Pbench` runs this benchmark with them";
     }
 
     static String load() {
