@@ -28,8 +28,8 @@ import java.util.UUID;
  * makes the engine unavailable. Probes and their reasoning are described in {@code docs/sandbox-probes.md}.
  */
 final class SelfCheck {
-    /** Bumped whenever the probe set changes, so cached passes of an older set are not trusted. */
-    static final int VERSION = 3;
+    /** Bumped whenever the probe set or its script changes, so cached passes of an older one are not trusted. */
+    static final int VERSION = 4;
     static final String SECRET = "CANARY-SECRET\n";
 
     private SelfCheck() {}
