@@ -15,7 +15,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Per-command cost of our engine against the srt CLI and bare bubblewrap + seccomp, in one run, with ratios (issue 12):
+ * Per-command cost of our engine against the srt CLI and bare bubblewrap + seccomp, in one run, with ratios (issue 12).
+ * The Bash tool's round trips and the bare baseline run the same command, the Bash tool's
+ * {@code bash --noprofile --norc -c true}; srt's wrapped command and its CLI run {@code true} through srt's own shell;
+ * bare bwrap + seccomp running {@code /bin/true} alone (the sandbox without bash's start-up) is printed as well. Lines:
  * the Bash tool's round trip on the run's warm shell and on the per-command path, srt's own wrapped command run
  * directly, bare bwrap + seccomp, the srt CLI, {@code sandbox check}, and the per-command overhead by repository size.
  * Excluded from the normal suite (surefire excludes {@code **}{@code /*Benchmark.java}); run it with
@@ -81,7 +84,11 @@ class SandboxBenchmark {
         double srtWrapped;
         double srtCli;
         double bareMs;
-        List<String> bare = bareArgv(tools, res);
+        double bareTrueMs;
+        // the baseline runs what the Bash tool runs (its own argv), in bare bwrap + seccomp and nothing else; the
+        // same sandbox running /bin/true alone is printed too (the sandbox's own cost, without bash's start-up)
+        List<String> bare = bareArgv(tools, res, bashTool.argv());
+        List<String> bareTrue = bareArgv(tools, res, List.of("/bin/true"));
         try {
             NativeEngine.warmDefault = true;
             try (Sandbox sb = open(ws, env)) {
@@ -123,11 +130,13 @@ class SandboxBenchmark {
                 srtCli = median(CLI_RUNS, 2, () -> run(cli, ws));
             }
             bareMs = median(RUNS, () -> run(bare, ws));
+            bareTrueMs = median(RUNS, () -> run(bareTrue, ws));
         } finally {
             NativeEngine.warmDefault = warmWas;
         }
-        System.out.printf("%nSandboxBenchmark (median ms per sandboxed `true`, %d runs after %d warm-up runs each; srt CLI %d "
-                + "runs after 2; load before: %s)%n", RUNS, WARMUP, CLI_RUNS, loadBefore);
+        System.out.printf("%nSandboxBenchmark (median ms per sandboxed `true` — the Bash tool's `bash --noprofile --norc -c true` "
+                + "—, %d runs after %d warm-up runs each; srt CLI %d runs after 2; load before: %s)%n", RUNS, WARMUP,
+                CLI_RUNS, loadBefore);
         System.out.printf("  JVM: %s%n", jvmVerdict());
         System.out.printf("  Bash tool round trip, warm shell        %8.1f   -> %.2fx bare (goal <= 1.0x), %.1fx faster "
                 + "than the srt CLI (goal >= 30x)%n", warm, warm / bareMs, srtCli / warm);
@@ -143,7 +152,10 @@ class SandboxBenchmark {
         System.out.printf("  Bash tool round trip, per-command (cold) %7.1f   -> %.2fx bare, %.1fx faster than the CLI%n",
                 cold, cold / bareMs, srtCli / cold);
         System.out.printf("  srt's own wrapped command, run directly %8.1f%n", srtWrapped);
-        System.out.printf("  bare bwrap + apply-seccomp              %8.1f%n", bareMs);
+        System.out.printf("  bare bwrap + apply-seccomp, the same bash -c true %5.1f   (the baseline of the ratios above)%n",
+                bareMs);
+        System.out.printf("  bare bwrap + apply-seccomp, /bin/true alone %11.1f   (the warm round trip is %.2fx this)%n",
+                bareTrueMs, warm / bareTrueMs);
         System.out.printf("  srt CLI  node cli.js --settings F -c true %6.1f%n", srtCli);
         System.out.printf("  sandbox check (%d probes, %s), first in this JVM %8.1f   (goal <= 1000)%n", probes.size(),
                 passed ? "PASS" : "FAIL", selfCheckMs);
@@ -183,9 +195,12 @@ class SandboxBenchmark {
         }
     }
 
-    private static List<String> bareArgv(HostTools tools, SrtRuntime.Resolution res) {
-        return List.of(tools.bwrap().toString(), "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net",
-                "--unshare-pid", "--unshare-user", "--proc", "/proc", "--", res.applySeccomp().toString(), "/bin/true");
+    private static List<String> bareArgv(HostTools tools, SrtRuntime.Resolution res, List<String> command) {
+        List<String> argv = new ArrayList<>(List.of(tools.bwrap().toString(), "--ro-bind", "/", "/", "--dev", "/dev",
+                "--unshare-net", "--unshare-pid", "--unshare-user", "--proc", "/proc", "--",
+                res.applySeccomp().toString()));
+        argv.addAll(command);
+        return argv;
     }
 
     private static Sandbox open(Path ws, HostEnv env) {
