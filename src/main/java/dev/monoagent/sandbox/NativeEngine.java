@@ -153,6 +153,13 @@ final class NativeEngine implements AutoCloseable {
     private volatile long generation;
     /** Long-lived sandboxed processes (NodeRepl) alive now. */
     private final Set<SandboxProcess> liveProcesses = ConcurrentHashMap.newKeySet();
+    /**
+     * Long-lived processes whose end (cleanup, end scan, quarantine into the state dir) has not finished: one leaves
+     * {@link #liveProcesses} as its end begins, and {@link #close} waits for these too.
+     */
+    private final Set<SandboxProcess> unfinished = ConcurrentHashMap.newKeySet();
+    /** Test hook: runs as a long-lived process's end begins (after it left {@link #liveProcesses}). */
+    volatile Runnable longLivedEnding = () -> { };
     /** srt's placeholders of every live wrap (per-command sandboxes, long-lived processes, warm shells). */
     private final SrtMountPoints mounts;
     /**
@@ -1200,6 +1207,7 @@ final class NativeEngine implements AutoCloseable {
             if (self[0] != null) {
                 liveProcesses.remove(self[0]);
             }
+            longLivedEnding.run();
             untrack(prep.commandId());
             Prepared re = rebased.remove(prep.commandId());
             if (re != null) {
@@ -1237,6 +1245,8 @@ final class NativeEngine implements AutoCloseable {
             }
         }, sp0 -> refresh(sp0));
         self[0] = sp;
+        unfinished.add(sp);
+        sp.violations().whenComplete((v, e) -> unfinished.remove(sp));
         sp.rebaseWhileFrozen(() -> {
             synchronized (scanLock) {
                 syncWatch();
@@ -2204,6 +2214,15 @@ final class NativeEngine implements AutoCloseable {
         // a long-lived process ended just before (NodeRepl's destroy) may still be in its end scan, which quarantines
         // into the workspace's state dir: nothing of the engine writes there after close returns
         endLongLived("the sandbox was closed");
+        // and one whose end began before (it left liveProcesses then): its end scan may still be running (the gate
+        // on 3df8c6b saw a late placeholder stash appear in the state dir while a test's temp dir was deleted)
+        for (SandboxProcess p : List.copyOf(unfinished)) {
+            try {
+                p.violations().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // its scan failed or hangs: the process itself is dead
+            }
+        }
         closeShells();
         ProtectedWatch w = watch;
         if (w != null) {

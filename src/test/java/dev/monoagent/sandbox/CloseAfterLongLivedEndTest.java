@@ -1,0 +1,51 @@
+package dev.monoagent.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Closing the engine while a long-lived process's end is under way (NodeRepl's destroy right before the sandbox is
+ * closed): the end — its wrap's cleanup, its end scan, what it quarantines into the state dir — finishes before close
+ * returns. Found by the gate on 3df8c6b: such an end had already left the live set, close did not wait for it, and it
+ * put the warm placeholders' stash back into the state dir while the test's temp dir was being deleted.
+ */
+class CloseAfterLongLivedEndTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void closeWaitsForAnEndThatAlreadyBegan() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        CountDownLatch began = new CountDownLatch(1);
+        Sandbox sb = TestEngine.openReady(ws);
+        SandboxProcess repl;
+        try {
+            // a warm command first: its placeholders are what the late end moved into the stash
+            TestEngine.bash(sb, ws, "echo hi", "run-c", "call-1", Duration.ofSeconds(30));
+            repl = TestEngine.longLived(sb, ws, "sleep 60", "run-c", "call-repl", Duration.ofSeconds(90));
+            sb.engine().longLivedEnding = () -> {
+                began.countDown();
+                try {
+                    Thread.sleep(800); // its end is slow (a large end scan)
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            repl.destroy();
+            assertTrue(began.await(10, TimeUnit.SECONDS), "the long-lived process's end did not begin");
+            assertFalse(repl.violations().isDone(), "its end finished before close: nothing to wait for");
+        } finally {
+            sb.close();
+        }
+        assertTrue(repl.violations().isDone(), "the long-lived process's end still ran after close returned");
+    }
+}
