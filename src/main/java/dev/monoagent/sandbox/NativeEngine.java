@@ -1176,6 +1176,9 @@ final class NativeEngine implements AutoCloseable {
     /** Spawns a long-lived sandboxed process; {@code onExit} runs cleanup and the scan. */
     SandboxProcess spawn(List<String> argv, Attribution who, Map<String, String> extraEnv, Path workdir)
             throws IOException {
+        if (closing) {
+            throw new IOException("the sandbox is closing");
+        }
         Prepared prep = prepare(argv, who, extraEnv, before(), true);
         Process p;
         Limits.Slot slot;
@@ -1257,6 +1260,11 @@ final class NativeEngine implements AutoCloseable {
         liveProcesses.add(sp);
         if (!p.isAlive()) {
             liveProcesses.remove(sp);
+        }
+        if (closing) {
+            // close began while this one started, and may have taken its lists before it was in them: it ends now,
+            // and close waits for its end (unfinished) if it has not passed that wait yet
+            sp.end("the sandbox was closed");
         }
         return sp;
     }
@@ -2216,9 +2224,11 @@ final class NativeEngine implements AutoCloseable {
         endLongLived("the sandbox was closed");
         // and one whose end began before (it left liveProcesses then): its end scan may still be running (the gate
         // on 3df8c6b saw a late placeholder stash appear in the state dir while a test's temp dir was deleted)
+        // one deadline for all of them (endLongLived gave each of its own 10 s already)
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         for (SandboxProcess p : List.copyOf(unfinished)) {
             try {
-                p.violations().get(10, java.util.concurrent.TimeUnit.SECONDS);
+                p.violations().get(Math.max(0, until - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
             } catch (Exception e) {
                 // its scan failed or hangs: the process itself is dead
             }

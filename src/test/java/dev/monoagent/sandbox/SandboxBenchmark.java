@@ -134,9 +134,9 @@ class SandboxBenchmark {
         } finally {
             NativeEngine.warmDefault = warmWas;
         }
-        System.out.printf("%nSandboxBenchmark (median ms per sandboxed `true` — the Bash tool's `bash --noprofile --norc -c true` "
-                + "—, %d runs after %d warm-up runs each; srt CLI %d runs after 2; load before: %s)%n", RUNS, WARMUP,
-                CLI_RUNS, loadBefore);
+        System.out.printf("%nSandboxBenchmark (median ms per sandboxed `true`: the Bash tool's `bash --noprofile --norc -c true` "
+                + "on the warm, per-command and bare lines, `true` through srt's shell on srt's lines; %d runs after %d "
+                + "warm-up runs each; srt CLI %d runs after 2; load before: %s)%n", RUNS, WARMUP, CLI_RUNS, loadBefore);
         System.out.printf("  JVM: %s%n", jvmVerdict());
         System.out.printf("  Bash tool round trip, warm shell        %8.1f   -> %.2fx bare (goal <= 1.0x), %.1fx faster "
                 + "than the srt CLI (goal >= 30x)%n", warm, warm / bareMs, srtCli / warm);
