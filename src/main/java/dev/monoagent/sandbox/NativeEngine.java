@@ -368,6 +368,8 @@ final class NativeEngine implements AutoCloseable {
             // keeps running, and the command gets the new paths as per-command denies (prepare)
             endLongLived("the protected files changed while it ran (" + uncovered
                     + "), so it was ended to run under the new protected set");
+            // and one whose end began before: its wrap's cleanup must not run beside the re-initialisation
+            awaitUnfinished();
             reinit();
             before = scan();
         }
@@ -482,6 +484,21 @@ final class NativeEngine implements AutoCloseable {
     }
 
     /** Ends every long-lived process, waiting (bounded) for its after-exit scan. */
+    /**
+     * Waits for the long-lived processes whose end has begun (they left {@link #liveProcesses} then) until each end
+     * finished, under one deadline for all of them ({@link #endLongLived} gave each of its own 10 s already).
+     */
+    private void awaitUnfinished() {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        for (SandboxProcess p : List.copyOf(unfinished)) {
+            try {
+                p.violations().get(Math.max(0, until - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (Exception e) {
+                // its scan failed or hangs: the process itself is dead
+            }
+        }
+    }
+
     private void endLongLived(String why) {
         List<SandboxProcess> procs = List.copyOf(liveProcesses);
         for (SandboxProcess p : procs) {
@@ -620,7 +637,11 @@ final class NativeEngine implements AutoCloseable {
         }
     }
 
+    /** Test hook: runs as a re-initialisation begins. */
+    volatile Runnable reiniting = () -> { };
+
     private void reinit() throws IOException {
+        reiniting.run();
         lock.writeLock().lock();
         try {
             closeShells();
@@ -2224,15 +2245,7 @@ final class NativeEngine implements AutoCloseable {
         endLongLived("the sandbox was closed");
         // and one whose end began before (it left liveProcesses then): its end scan may still be running (the gate
         // on 3df8c6b saw a late placeholder stash appear in the state dir while a test's temp dir was deleted)
-        // one deadline for all of them (endLongLived gave each of its own 10 s already)
-        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        for (SandboxProcess p : List.copyOf(unfinished)) {
-            try {
-                p.violations().get(Math.max(0, until - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
-            } catch (Exception e) {
-                // its scan failed or hangs: the process itself is dead
-            }
-        }
+        awaitUnfinished();
         closeShells();
         ProtectedWatch w = watch;
         if (w != null) {

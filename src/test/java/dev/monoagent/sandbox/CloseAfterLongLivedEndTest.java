@@ -48,4 +48,36 @@ class CloseAfterLongLivedEndTest {
         }
         assertTrue(repl.violations().isDone(), "the long-lived process's end still ran after close returned");
     }
+
+    /**
+     * The same before a re-initialisation (a new protected file, no long-lived process running): an end already
+     * under way finishes first, so its wrap's cleanup does not run beside srt's re-initialise (review of 0703ddf).
+     */
+    @Test
+    void aReinitialisationWaitsForAnEndThatAlreadyBegan() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws2")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        CountDownLatch began = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<Boolean> doneAtReinit = new java.util.concurrent.atomic.AtomicReference<>();
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            SandboxProcess repl = TestEngine.longLived(sb, ws, "sleep 60", "run-r", "call-repl", Duration.ofSeconds(90));
+            sb.engine().longLivedEnding = () -> {
+                began.countDown();
+                try {
+                    Thread.sleep(800);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            sb.engine().reiniting = () -> doneAtReinit.compareAndSet(null, repl.violations().isDone());
+            repl.destroy();
+            assertTrue(began.await(10, TimeUnit.SECONDS), "the long-lived process's end did not begin");
+            assertFalse(repl.violations().isDone(), "its end finished before the command: nothing to wait for");
+            // a protected file the engine was not initialised with: the next command re-initialises srt first
+            Files.writeString(ws.resolve(".env.later"), "K=v\n");
+            TestEngine.bash(sb, ws, "echo hi", "run-r", "call-1", Duration.ofSeconds(30));
+            assertTrue(doneAtReinit.get() != null, "no re-initialisation ran");
+            assertTrue(doneAtReinit.get(), "the re-initialisation began while the ended process's end still ran");
+        }
+    }
 }
