@@ -21,6 +21,18 @@ class CloseAfterLongLivedEndTest {
     @TempDir
     Path tmp;
 
+    /** An end that is slow (a large end scan): it says it began, then takes 800 ms. */
+    private static Runnable slowEnd(CountDownLatch began) {
+        return () -> {
+            began.countDown();
+            try {
+                Thread.sleep(800);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+    }
+
     @Test
     void closeWaitsForAnEndThatAlreadyBegan() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
@@ -32,14 +44,7 @@ class CloseAfterLongLivedEndTest {
             // a warm command first: its placeholders are what the late end moved into the stash
             TestEngine.bash(sb, ws, "echo hi", "run-c", "call-1", Duration.ofSeconds(30));
             repl = TestEngine.longLived(sb, ws, "sleep 60", "run-c", "call-repl", Duration.ofSeconds(90));
-            sb.engine().longLivedEnding = () -> {
-                began.countDown();
-                try {
-                    Thread.sleep(800); // its end is slow (a large end scan)
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            };
+            sb.engine().longLivedEnding = slowEnd(began);
             repl.destroy();
             assertTrue(began.await(10, TimeUnit.SECONDS), "the long-lived process's end did not begin");
             assertFalse(repl.violations().isDone(), "its end finished before close: nothing to wait for");
@@ -61,14 +66,7 @@ class CloseAfterLongLivedEndTest {
         java.util.concurrent.atomic.AtomicReference<Boolean> doneAtReinit = new java.util.concurrent.atomic.AtomicReference<>();
         try (Sandbox sb = TestEngine.openReady(ws)) {
             SandboxProcess repl = TestEngine.longLived(sb, ws, "sleep 60", "run-r", "call-repl", Duration.ofSeconds(90));
-            sb.engine().longLivedEnding = () -> {
-                began.countDown();
-                try {
-                    Thread.sleep(800);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            };
+            sb.engine().longLivedEnding = slowEnd(began);
             sb.engine().reiniting = () -> doneAtReinit.compareAndSet(null, repl.violations().isDone());
             repl.destroy();
             assertTrue(began.await(10, TimeUnit.SECONDS), "the long-lived process's end did not begin");
