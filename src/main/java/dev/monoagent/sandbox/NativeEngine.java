@@ -155,7 +155,7 @@ final class NativeEngine implements AutoCloseable {
     private final Set<SandboxProcess> liveProcesses = ConcurrentHashMap.newKeySet();
     /**
      * Long-lived processes whose end (cleanup, end scan, quarantine into the state dir) has not finished: one leaves
-     * {@link #liveProcesses} as its end begins, and {@link #close} waits for these too.
+     * {@link #liveProcesses} as its end begins, and {@link #awaitEnds} waits for these.
      */
     private final Set<SandboxProcess> unfinished = ConcurrentHashMap.newKeySet();
     /** Test hook: runs as a long-lived process's end begins (after it left {@link #liveProcesses}). */
@@ -366,10 +366,10 @@ final class NativeEngine implements AutoCloseable {
             // so: NodeRepl reports the lost state) and srt re-initialised before this command is wrapped. Only when
             // each is stopped between evaluations: then the new paths are provably not its doing. One that is running
             // keeps running, and the command gets the new paths as per-command denies (prepare)
-            endLongLived("the protected files changed while it ran (" + uncovered
-                    + "), so it was ended to run under the new protected set");
-            // and one whose end began before: its wrap's cleanup must not run beside the re-initialisation
-            awaitUnfinished();
+            if (!liveProcesses.isEmpty()) {
+                endLongLived("the protected files changed while it ran (" + uncovered
+                        + "), so it was ended to run under the new protected set");
+            }
             reinit();
             before = scan();
         }
@@ -483,32 +483,27 @@ final class NativeEngine implements AutoCloseable {
         return p.endedBecause();
     }
 
-    /** Ends every long-lived process, waiting (bounded) for its after-exit scan. */
     /**
-     * Waits for the long-lived processes whose end has begun (they left {@link #liveProcesses} then) until each end
-     * finished, under one deadline for all of them ({@link #endLongLived} gave each of its own 10 s already).
+     * Ends every long-lived process and waits (bounded) for its after-exit scan, and for any other end still under way
+     * ({@link #awaitEnds}).
      */
-    private void awaitUnfinished() {
+    private void endLongLived(String why) {
+        List.copyOf(liveProcesses).forEach(p -> p.end(why));
+        awaitEnds();
+    }
+
+    /**
+     * Waits until every long-lived process's end has finished — its wrap's cleanup, its end scan, what it quarantines
+     * into the state dir — including one that began before (it left {@link #liveProcesses} then), under one 10 s
+     * deadline for all of them: a process whose scan fails or hangs is dead already (its group was killed).
+     */
+    private void awaitEnds() {
         long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         for (SandboxProcess p : List.copyOf(unfinished)) {
             try {
                 p.violations().get(Math.max(0, until - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
             } catch (Exception e) {
-                // its scan failed or hangs: the process itself is dead
-            }
-        }
-    }
-
-    private void endLongLived(String why) {
-        List<SandboxProcess> procs = List.copyOf(liveProcesses);
-        for (SandboxProcess p : procs) {
-            p.end(why);
-        }
-        for (SandboxProcess p : procs) {
-            try {
-                p.violations().get(10, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (Exception e) {
-                // its scan failed or hangs: the process itself is dead (end() killed its group)
+                // its scan failed or hangs
             }
         }
     }
@@ -637,10 +632,13 @@ final class NativeEngine implements AutoCloseable {
         }
     }
 
-    /** Test hook: runs as a re-initialisation begins. */
+    /** Test hook: runs as a re-initialisation begins, after it waited for the ends under way. */
     volatile Runnable reiniting = () -> { };
 
     private void reinit() throws IOException {
+        // whoever re-initialises (a command's start, a warm shell's start): a long-lived process's end under way must
+        // not clean up its wrap beside srt's re-initialise
+        awaitEnds();
         reiniting.run();
         lock.writeLock().lock();
         try {
@@ -1284,7 +1282,7 @@ final class NativeEngine implements AutoCloseable {
         }
         if (closing) {
             // close began while this one started, and may have taken its lists before it was in them: it ends now,
-            // and close waits for its end (unfinished) if it has not passed that wait yet
+            // and close waits for its end (awaitEnds) if it has not passed that wait yet
             sp.end("the sandbox was closed");
         }
         return sp;
@@ -2243,9 +2241,6 @@ final class NativeEngine implements AutoCloseable {
         // a long-lived process ended just before (NodeRepl's destroy) may still be in its end scan, which quarantines
         // into the workspace's state dir: nothing of the engine writes there after close returns
         endLongLived("the sandbox was closed");
-        // and one whose end began before (it left liveProcesses then): its end scan may still be running (the gate
-        // on 3df8c6b saw a late placeholder stash appear in the state dir while a test's temp dir was deleted)
-        awaitUnfinished();
         closeShells();
         ProtectedWatch w = watch;
         if (w != null) {

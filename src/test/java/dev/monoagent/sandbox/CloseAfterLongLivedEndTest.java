@@ -1,6 +1,7 @@
 package dev.monoagent.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -56,7 +57,8 @@ class CloseAfterLongLivedEndTest {
 
     /**
      * The same before a re-initialisation (a new protected file, no long-lived process running): an end already
-     * under way finishes first, so its wrap's cleanup does not run beside srt's re-initialise (review of 0703ddf).
+     * under way finishes first, so its wrap's cleanup does not run beside srt's re-initialise (review of 0703ddf; the
+     * wait is in the re-initialisation itself, so a warm shell's start that re-initialises waits as well).
      */
     @Test
     void aReinitialisationWaitsForAnEndThatAlreadyBegan() throws Exception {
@@ -74,7 +76,7 @@ class CloseAfterLongLivedEndTest {
             // a protected file the engine was not initialised with: the next command re-initialises srt first
             Files.writeString(ws.resolve(".env.later"), "K=v\n");
             TestEngine.bash(sb, ws, "echo hi", "run-r", "call-1", Duration.ofSeconds(30));
-            assertTrue(doneAtReinit.get() != null, "no re-initialisation ran");
+            assertNotNull(doneAtReinit.get(), "no re-initialisation ran");
             assertTrue(doneAtReinit.get(), "the re-initialisation began while the ended process's end still ran");
         }
     }
