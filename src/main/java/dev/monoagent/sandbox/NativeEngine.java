@@ -944,10 +944,9 @@ final class NativeEngine implements AutoCloseable {
             return null;
         }
         Path perl = insideTool("perl");
-        Path mkfifo = insideTool("mkfifo");
-        if (perl == null || mkfifo == null) {
-            warmOff = (perl == null ? "perl" : "mkfifo") + " not found on PATH outside what the sandbox can write "
-                    + "(the warm shell binds its placeholders with perl and makes its pipes with mkfifo)";
+        if (perl == null) {
+            warmOff = "perl not found on PATH outside what the sandbox can write (the warm shell binds its "
+                    + "placeholders and starts its commands with perl)";
             return null;
         }
         // the bridge's prepared wrap first; if the shell does not start on it, once more on a fresh wrap: srt decides at
@@ -962,7 +961,6 @@ final class NativeEngine implements AutoCloseable {
                 launched.put("NODE_OPTIONS", "");
                 launched.put("NODE_NO_WARNINGS", "1");
                 launched.put("MONO_AGENT_PERL", perl.toString());
-                launched.put("MONO_AGENT_MKFIFO", mkfifo.toString());
                 launched.put("MONO_AGENT_IDS", Files.getAttribute(Path.of("/proc/self"), "unix:uid") + ":"
                         + Files.getAttribute(Path.of("/proc/self"), "unix:gid"));
                 Map<String, String> own = sandboxEnv(launched);
@@ -2119,7 +2117,7 @@ final class NativeEngine implements AutoCloseable {
 
     /**
      * The warm shell's own writes on the sandbox's private /proc and /dev: each command's user namespace gets its
-     * uid/gid map, its output FIFOs are made in /dev/shm (never a host file). Not recorded for a warm shell's wrap.
+     * uid/gid map, a command's stdin file is made in /dev/shm (never a host file). Not recorded for a warm shell's wrap.
      */
     private static final Set<String> USERNS_MAP = Set.of("/proc/self/uid_map", "/proc/self/gid_map",
             "/proc/self/setgroups");

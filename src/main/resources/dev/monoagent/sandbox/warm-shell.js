@@ -23,7 +23,7 @@
 const fs = require('node:fs');
 const crypto = require('node:crypto');
 const os = require('node:os');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 
 const say = (...a) => { try { fs.writeSync(2, a.join(' ') + '\n'); } catch (e) { /* gone */ } };
 console.log = console.info = console.warn = console.error = say;
@@ -39,9 +39,7 @@ const mac = (...parts) => {
 // Everything this server runs itself runs with its namespace's capabilities: by absolute path (checked by the host to
 // lie outside anything writable inside the sandbox), never looked up on PATH, and with a fixed environment (no PERL5LIB,
 // PERL5OPT, LD_*) — a name a command could plant on PATH would otherwise run as root of this namespace (red team).
-const MKFIFO = process.env.MONO_AGENT_MKFIFO;
 const OWN_ENV = { PATH: '/usr/bin:/bin', LANG: 'C' };
-if (!MKFIFO || !MKFIFO.startsWith('/')) process.exit(3);
 // this server is root of a user namespace of its own (the wrapped command is `unshare --user --map-root-user --mount
 // -- node …`), which owns the mount namespace the commands run in; they get the host's ids back in theirs
 const [UID, GID] = String(process.env.MONO_AGENT_IDS || '').split(':');
@@ -197,9 +195,9 @@ const TPL = { f: fs.statSync(TEMPLATES + '/f', { bigint: true }), d: fs.statSync
 // takes the open(2) flags from Node), and it keeps to one CPU, as does each forked process until just before its exec,
 // when it gets back every CPU the helper was allowed — the command itself is not confined. Measured on a 2-core VM, old
 // and new server in one JVM: 20.6 / 17.3 ms per command before, 18.7 / 15.5 after (ADR 0021, seventh round).
-const OPEN_FLAGS = ['O_RDONLY', 'O_WRONLY', 'O_CREAT', 'O_EXCL', 'O_NOFOLLOW', 'O_DIRECTORY', 'O_NONBLOCK']
+const OPEN_FLAGS = ['O_RDONLY', 'O_WRONLY', 'O_CREAT', 'O_EXCL', 'O_NOFOLLOW', 'O_DIRECTORY']
   .map((n) => 'sub ' + n + ' () { ' + Number(fs.constants[n]) + ' }').join(' ');
-const HELPER = 'use strict; ' + OPEN_FLAGS + ' sub F_GETFL () { 3 } sub F_SETFL () { 4 }' + `
+const HELPER = 'use strict; ' + OPEN_FLAGS + `
 my ($nr, $prctl, $unshare, $setsid, $dup3, $exitnr, $setaff, $getaff, $getsched, $ioprio, $prlimit) =
   map { 0 + $_ } splice(@ARGV, 0, 11);
 my ($tf, $td, $uid, $gid) = @ARGV; $| = 1;
@@ -282,23 +280,20 @@ sub bind_marks {
   print(@err ? 'err ' . join('; ', @err) . "\\n" : "ok\\n");
 }
 sub child_fail { my ($w, $m) = @_; syswrite($w, $m); syscall($exitnr, 127); }
-# one of the command's stdio: $f undef (/dev/null) or [path, "dev:ino"] (the server's file, checked to be it);
-# the handle, or undef and why
+# one of the command's stdio: $f undef (/dev/null) or, for stdin, [path, "dev:ino"] (the server's file, checked to
+# be it); the handle, or undef and why
 sub open_io {
   my ($k, $f) = @_; my $h;
-  # a FIFO's write end is opened non-blocking (no reader: fails instead of waiting), then made blocking again
-  my $mode = !defined $f ? ($k eq 'i' ? O_RDONLY : O_WRONLY) : $k eq 'i' ? O_RDONLY | O_NOFOLLOW
-    : O_WRONLY | O_NOFOLLOW | O_NONBLOCK;
+  my $mode = !defined $f ? ($k eq 'i' ? O_RDONLY : O_WRONLY) : O_RDONLY | O_NOFOLLOW;
   sysopen($h, defined $f ? $f->[0] : '/dev/null', $mode) or return (undef, "stdio: $!");
   if (defined $f) {
     my @st = stat($h);
     "$st[0]:$st[1]" eq $f->[1] or return (undef, "stdio: not the server's file");
-    if ($k ne 'i') { my $fl = fcntl($h, F_GETFL, 0); fcntl($h, F_SETFL, $fl & ~O_NONBLOCK) or return (undef, "fcntl: $!"); }
   }
   return ($h, undef);
 }
-# a start request: lines "c <cwd>", "i|o|e <path> <dev:ino>" or "i|o|e -" (/dev/null), "a <arg>", "v <name=value>"
-# (values hex), then "."; undef when malformed
+# a start request: lines "c <cwd>", "i <path> <dev:ino>", "o p" / "e p" (the process's own pipe, see prefork), "i|o|e -"
+# (/dev/null), "a <arg>", "v <name=value>" (values hex), then "."; undef when malformed
 sub parse_start {
   my (@argv, %env, $cwd, %io);
   for my $l (@_) {
@@ -308,7 +303,8 @@ sub parse_start {
     elsif ($k eq 'v') { my ($n, $x) = split /=/, $v, 2; $env{$n} = $x; }
     elsif ($k eq 'c') { $cwd = $v; }
     elsif ($k =~ /^[ioe]$/ && $hex eq '-') { $io{$k} = undef; }
-    elsif ($k =~ /^[ioe]$/ && $hex =~ /^([0-9a-f]+) ([0-9]+:[0-9]+)$/) { $io{$k} = [pack('H*', $1), $2]; }
+    elsif ($k =~ /^[oe]$/ && $hex eq 'p') { $io{$k} = 'p'; }
+    elsif ($k eq 'i' && $hex =~ /^([0-9a-f]+) ([0-9]+:[0-9]+)$/) { $io{$k} = [pack('H*', $1), $2]; }
     else { return undef; }
   }
   return undef unless @argv && defined $cwd && 3 == grep { exists $io{$_} } qw(i o e);
@@ -318,9 +314,14 @@ sub parse_start {
 # session and a child user namespace of its own already (the host's uid/gid mapped: no capability in this one), it
 # waits for its start request on a pipe of its own. Only ever one, and only between commands: the host asks for it
 # once the previous command was swept, so nothing of that command can reach it.
+#
+# Its stdout and stderr are two pipes made here, pipe(2), before the fork: it holds their write ends from the start and
+# this helper their read ends, whose numbers the fork's answer names; the server opens them through /proc/<helper>/fd
+# (see pipeOf there) then, while no command process exists, and this helper closes its own when the command is started.
+# Nothing of them has a name a command could reach: no descriptor of this helper or of the server can be opened by a
+# command (it holds no capability in their namespace; this helper is not dumpable either).
 my $pre;
 sub prefork {
-  my (%ahead) = @_;
   return if $pre;
   # naming what changed, on the server's stderr
   my $now = own_state();
@@ -330,10 +331,12 @@ sub prefork {
     . "\\n" if @changed;
   pipe(my $cr, my $cw) or die "pipe: $!";
   pipe(my $er, my $ew) or die "pipe: $!";
+  pipe(my $or, my $ow) or die "pipe: $!";
+  pipe(my $xr, my $xw) or die "pipe: $!";
   my $pid = fork;
   die "fork: $!" unless defined $pid;
   if ($pid == 0) {
-    close $cw; close $er;
+    close $cw; close $er; close $or; close $xr;
     syscall($setsid) > 0 or child_fail($ew, "setsid: $!");
     syscall($unshare, 0x10000000) == 0 or child_fail($ew, "unshare: $!");
     for (['setgroups', 'deny'], ['uid_map', "$uid 0 1"], ['gid_map', "$gid 0 1"]) {
@@ -342,10 +345,6 @@ sub prefork {
       (sysopen($h, "/proc/self/$f", O_WRONLY) && syswrite($h, $m)) or child_fail($ew, "$f: $!");
       close $h;
     }
-    # the pipes the server opened ahead for the next command, opened now too (while no command exists); used when
-    # its request names the same ones
-    my %early;
-    for my $k (keys %ahead) { my ($h) = open_io($k, $ahead{$k}); $early{$k} = [$ahead{$k}, $h] if $h; }
     my @lines;
     my $cbuf = '';
     while (defined(my $l = in_line($cr, \\$cbuf))) { last if $l eq '.'; push @lines, $l; }
@@ -353,9 +352,10 @@ sub prefork {
     my $s = parse_start(@lines) or child_fail($ew, "no start request");
     my ($argv, $env, $cwd, $io) = @$s;
     my @fh;
+    my %own = (o => $ow, e => $xw);
     for my $k (qw(i o e)) {
-      my $f = $io->{$k}; my $e = delete $early{$k};
-      if (defined $f && $e && $e->[0][0] eq $f->[0] && $e->[0][1] eq $f->[1]) { push @fh, $e->[1]; next; }
+      my $f = $io->{$k};
+      if (defined $f && $f eq 'p') { push @fh, $own{$k}; next; }
       my ($h, $why) = open_io($k, $f);
       child_fail($ew, $why) unless $h;
       push @fh, $h;
@@ -371,15 +371,17 @@ sub prefork {
     { no warnings; exec { $argv->[0] } @$argv; }
     child_fail($ew, "$argv->[0]: $!");
   }
-  close $cr; close $ew;
-  $pre = [$pid, $cw, $er];
+  close $cr; close $ew; close $ow; close $xw;
+  $pre = [$pid, $cw, $er, $or, $xr];
 }
 sub start {
   my @lines; my $end = 0;
   while (defined(my $l = in_line(\\*STDIN, \\$inbuf))) { if ($l eq '.') { $end = 1; last; } push @lines, $l; }
   die "bad start" unless $end; # the child reads it (parse_start) and reports what it cannot use
-  prefork();
-  my ($pid, $cw, $er) = @$pre; $pre = undef;
+  # the server asks for the fork first, always (it has opened the read ends by now)
+  die "a start without a process forked ahead" unless $pre;
+  my ($pid, $cw, $er, $or, $xr) = @$pre; $pre = undef;
+  close $or; close $xr;
   {
     # a child that failed before reading (unshare refused) is reported through its error pipe below
     local $SIG{PIPE} = 'IGNORE';
@@ -397,9 +399,9 @@ sub start {
 while (defined(my $l = in_line(\\*STDIN, \\$inbuf))) {
   if ($l =~ /^b ([0-9]+)$/) { bind_marks($1); }
   elsif ($l eq 'r') { start(); }
-  elsif ($l =~ /^f(?: ([0-9a-f]+) ([0-9]+:[0-9]+) ([0-9a-f]+) ([0-9]+:[0-9]+))?$/) {
-    prefork(defined $1 ? (o => [pack('H*', $1), $2], e => [pack('H*', $3), $4]) : ());
-    print "forked\\n";
+  elsif ($l eq 'f') {
+    prefork();
+    print 'forked ' . fileno($pre->[3]) . ' ' . fileno($pre->[4]) . "\\n";
   }
   else { die "bad request"; }
 }`;
@@ -453,89 +455,42 @@ for (const p of pids()) {
 
 let busy = false;
 
-// A command's stdout/stderr are FIFOs, not the socketpairs Node's 'pipe' stdio makes: a per-command sandbox gives
-// real pipes, and reopening one (`> /dev/stdout`, `tee /proc/self/fd/1`) fails with ENXIO on a socket. They are made
-// in the sandbox's private /dev/shm, a batch at a time (one mkfifo per 16 commands) and only when no command process
-// exists (at start, after a sweep); each is opened, checked to be a FIFO and unlinked before its command starts. A
-// command may replace a later one's path: with anything but a FIFO the next command fails to start (a doubt), and a
-// FIFO carries no data once every process that held it is gone (the sweep saw to that), so it cannot plant output.
+// A command's stdout/stderr are pipes, pipe(2), not the socketpairs Node's 'pipe' stdio makes: a per-command sandbox
+// gives real pipes, and reopening one (`> /dev/stdout`, `tee /proc/self/fd/1`) fails with ENXIO on a socket. The
+// helper makes them when it forks the command's process (which holds their write ends from then on) and holds their
+// read ends; this server opens those through /proc/<helper>/fd/<n> at once, while no command process exists — a pipe
+// opened there is the pipe itself, and no command may open a descriptor of the helper (it holds no capability in this
+// namespace; the helper is not dumpable either). A failure there is a doubt before the next command's start frame, so
+// that command runs on a fresh per-command sandbox (red team on the first version, which opened them after the command
+// started: a command lowered this server's descriptor limit, and the next command started and was killed). They have
+// no name anywhere, so a command cannot plant, replace or join another command's pipes (red teams 3 and 4 did, when they
+// were FIFOs in /dev/shm), and no write-intent call is made for them: srt's observer reported each of the 8 such calls
+// per command (mkfifo, opens for writing, unlinks) to the host, which dropped them (ADR 0021, tenth round).
 const net = require('node:net');
+// the command's stdin file, when it has one, and the start-up probe's bind target: in the sandbox's private /dev/shm
 const FIFO_DIR = fs.mkdtempSync('/dev/shm/.mono-agent-warm-');
-const FIFO_BATCH = 16;
-const fifoPool = [];
-function fifoBatch() {
-  // random names: a command may write in this directory (it is the same user), but cannot know where the next pipes go
-  const batch = [];
-  for (let i = 0; i < FIFO_BATCH; i++) {
-    const n = crypto.randomBytes(12).toString('hex');
-    batch.push([FIFO_DIR + '/o' + n, FIFO_DIR + '/e' + n]);
-  }
-  return batch;
-}
-function makeFifos() {
-  if (fifoPool.length > 0) return;
-  const batch = fifoBatch();
-  const r = spawnSync(MKFIFO, batch.flat(), { stdio: 'ignore', timeout: 5000, env: OWN_ENV });
-  if (r.status === 0) fifoPool.push(...batch);
-}
-// the first batch is made while the start-up probes below run (a blocking mkfifo here cost ≈ 20 ms of every start on
-// a slow host); the server announces itself ready only once it is done
-let firstFifos = false;
-{
-  const batch = fifoBatch();
-  const c = spawn(MKFIFO, batch.flat(), { stdio: 'ignore', timeout: 5000, env: OWN_ENV });
-  const done = (ok) => {
-    if (firstFifos) return;
-    if (ok && fifoPool.length === 0) fifoPool.push(...batch);
-    firstFifos = true;
-    announce();
-  };
-  c.on('error', () => done(false));
-  c.on('exit', (code, signal) => done(code === 0 && signal === null));
-}
-// The command's stdout/stderr FIFO pair: this server holds a read end (non-blocking) and a write end (so the reads see
-// no end of file before the command holds its own) of each; the helper opens each write end for the command by path,
-// checking it is the same FIFO (device and inode). The paths go once the command was started (unlinkIo).
 const idOf = (st) => st.dev + ':' + st.ino;
-function openFifos() {
-  const paths = fifoPool.shift();
-  if (paths === undefined) throw new Error('no output FIFOs');
-  const out = [];
-  try {
-    for (const p of paths) {
-      const rd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-      const wr = fs.openSync(p, fs.constants.O_WRONLY);
-      out.push({ rd, wr, path: p });
-      const a = fs.fstatSync(rd, { bigint: true });
-      const b = fs.fstatSync(wr, { bigint: true });
-      // one FIFO under one name: a command may hard-link a later pair's names together (red team 4: stdout and
-      // stderr of later commands merged), or keep another name for it
-      if (!a.isFIFO() || !b.isFIFO() || idOf(a) !== idOf(b) || a.nlink !== 1n) throw new Error('not a FIFO: ' + p);
-      out[out.length - 1].id = idOf(a);
+// the helper's pid as /proc here numbers it (the sandbox's outer pid namespace, see nspid), found once
+let helperProc = null;
+function pipeOf(fd) {
+  if (helperProc === null) {
+    for (const p of pids()) {
+      if (ours(p) === mounter.pid) { helperProc = p; break; }
     }
-    if (out[0].id === out[1].id) throw new Error('stdout and stderr are one FIFO: ' + paths[0]);
-  } catch (e) {
-    for (const f of out) { fs.closeSync(f.rd); fs.closeSync(f.wr); }
-    for (const p of paths) { try { fs.unlinkSync(p); } catch (x) { /* gone */ } }
-    throw e;
+    if (helperProc === null) throw new Error('the helper is not in /proc');
   }
-  return out;
+  const h = fs.openSync('/proc/' + helperProc + '/fd/' + fd, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const st = fs.fstatSync(h, { bigint: true });
+  if (!st.isFIFO()) {
+    fs.closeSync(h);
+    throw new Error('not a pipe: the helper\'s descriptor ' + fd);
+  }
+  return { fd: h, id: idOf(st) };
 }
 function unlinkIo(io) {
   for (const f of io) {
     if (f && f.path) { try { fs.unlinkSync(f.path); } catch (e) { /* gone */ } f.path = null; }
   }
-}
-// the next command's FIFOs, opened ahead while no command process exists (after ready, after each sweep)
-let nextFifos = null;
-function takeFifos() {
-  const f = nextFifos !== null ? nextFifos : openFifos();
-  nextFifos = null;
-  return f;
-}
-function openAhead() {
-  if (nextFifos !== null || busy) return;
-  try { nextFifos = openFifos(); } catch (e) { nextFifos = null; }
 }
 function stdinFile(text) {
   if (typeof text !== 'string') return null;
@@ -544,15 +499,51 @@ function stdinFile(text) {
   return { path: p, id: idOf(fs.lstatSync(p, { bigint: true })) };
 }
 
-// Starts a command through the helper: its stdio are files at paths this server made, each checked by the helper to be
-// the one this server opened (device and inode; null: /dev/null). started(pid) once it was exec'ed, or failed(why)
-// when it could not be (nothing of it ran); then exited(code, signo).
+// The pipes of the process the helper forked ahead, opened (see above); null: none forked yet
+let nextPipes = null;
+// the calls waiting for the helper's answer to a fork request (null: none is owed)
+let forkOwed = null;
+// Has the helper fork the next command's process (and make its pipes) unless that is done or under way; then(), once
+// it is done. The helper's answer names the pipes' read ends, opened at once.
+function forkAhead(then) {
+  if (nextPipes !== null && forkOwed === null) { if (then) then(); return; }
+  if (forkOwed !== null) { if (then) forkOwed.push(then); return; }
+  forkOwed = then ? [then] : [];
+  mounterWaits.push((line) => {
+    const m = /^forked ([0-9]+) ([0-9]+)$/.exec(line);
+    if (!m) process.exit(9);
+    try {
+      const out = pipeOf(Number(m[1]));
+      const err = pipeOf(Number(m[2]));
+      if (out.id === err.id) throw new Error('stdout and stderr are one pipe');
+      nextPipes = { out, err };
+    } catch (e) {
+      say('warm shell: the next command\'s pipes cannot be opened: ' + e.message);
+      process.exit(9);
+    }
+    const queued = forkOwed;
+    forkOwed = null;
+    queued.forEach((f) => f());
+  });
+  mounter.stdin.write('f\n');
+}
+function takePipes() {
+  const p = nextPipes;
+  nextPipes = null;
+  if (p === null) throw new Error('no process forked ahead');
+  return p;
+}
+
+// Starts the process forked ahead as a command: its stdin is a file at a path this server made, checked by the helper
+// to be the one this server saw (device and inode; null: /dev/null), its stdout/stderr 'p', the pipes the helper made
+// for it (taken by takePipes), or null (/dev/null). started(pid) once it was exec'ed, or failed(why) when it could not be
+// (nothing of it ran); then exited(code, signo).
 const hex = (v) => Buffer.from(String(v), 'utf8').toString('hex');
 // a file of a command's stdio as the helper checks it: its path and the identity this server saw (device:inode)
 const ioRef = (f) => hex(f.path) + ' ' + f.id;
 function launch(argv, env, cwd, fds, started, failed, exited) {
   const lines = ['r', 'c ' + hex(cwd)];
-  for (const [k, f] of Object.entries(fds)) lines.push(k + ' ' + (f === null ? '-' : ioRef(f)));
+  for (const [k, f] of Object.entries(fds)) lines.push(k + ' ' + (f === null ? '-' : f === 'p' ? 'p' : ioRef(f)));
   for (const a of argv) lines.push('a ' + hex(a));
   for (const [k, v] of Object.entries(env)) lines.push('v ' + hex(k + '=' + v));
   lines.push('.');
@@ -588,23 +579,27 @@ let keyed = false;
       say('warm shell: a read-only bind did not hold (' + r + ')');
       process.exit(7);
     }
-    // and once a command started the way every command is (its own session and user namespace) ran
-    launch(['/bin/true'], OWN_ENV, '/', { i: null, o: null, e: null }, () => {}, (why) => {
-      say('warm shell: the launch probe failed (' + why + ')');
-      process.exit(7);
-    }, (code, signo) => {
-      if (code !== 0 || signo !== 0) {
-        say('warm shell: the launch probe failed (exit ' + code + ', signal ' + signo + ')');
+    // and once a command started the way every command is (its own session, user namespace and pipes) ran
+    forkAhead(() => {
+      const pipes = takePipes();
+      launch(['/bin/true'], OWN_ENV, '/', { i: null, o: 'p', e: 'p' }, () => {}, (why) => {
+        say('warm shell: the launch probe failed (' + why + ')');
         process.exit(7);
-      }
-      mountsProven = true;
-      announce();
+      }, (code, signo) => {
+        fs.closeSync(pipes.out.fd);
+        fs.closeSync(pipes.err.fd);
+        if (code !== 0 || signo !== 0) {
+          say('warm shell: the launch probe failed (exit ' + code + ', signal ' + signo + ')');
+          process.exit(7);
+        }
+        mountsProven = true;
+        announce();
+      });
     });
   });
 }
 function announce() {
-  if (mountsProven && keyed && firstFifos) {
-    openAhead();
+  if (mountsProven && keyed) {
     frame('r', 0, 'ready', JSON.stringify({ pid: process.pid, baseline: baseline.size }));
   }
 }
@@ -633,21 +628,16 @@ function runNow(req) {
   let finished = false;
   let pipeWait = null;
   const readers = [];
-  let fifos = null;
   let input = null;
   let pid = null;
-  const closeWrites = () => {
-    unlinkIo([input, ...(fifos || [])]);
-    // only the command holds the write ends now: the reads end when it and all it started have closed them
-    if (fifos) fifos.forEach((f) => { if (f.wr !== null) { fs.closeSync(f.wr); f.wr = null; } });
-  };
+  let pipes = null;
   try {
-    fifos = takeFifos();
+    pipes = takePipes();
     input = stdinFile(req.stdin);
   } catch (e) {
-    // the pipes were tampered with (a command may write in their directory) or cannot be made: a doubt, before the
-    // command's start frame, so the host runs it on a fresh per-command sandbox and replaces this shell
-    say('warm shell: the command\'s pipes cannot be set up: ' + e.message);
+    // its stdin's name was taken (a command may write in that directory) or a file cannot be made: a doubt, before
+    // the command's start frame, so the host runs it on a fresh per-command sandbox and replaces this shell
+    say('warm shell: the command\'s stdio cannot be set up: ' + e.message);
     process.exit(9);
   }
   frame('s', id, nonce, '');
@@ -657,15 +647,11 @@ function runNow(req) {
     const s = sweep();
     for (const r of readers) r.destroy();
     if (!s.ok) process.exit(8); // something outran the sweep: the host kills the whole sandbox
-    // nothing of the command runs any more, so the next command's FIFOs cannot be tampered with; made before the
-    // done frame, so the host's own check sees no helper process of ours
-    makeFifos();
     const note = r.note ? Buffer.from(r.note, 'utf8') : null;
     if (note) frame('e', id, nonce, note);
     frame('d', id, nonce, JSON.stringify({ exit: r.exit, signal: r.signal, timedOut, truncated,
       swept: s.killed, sweepOk: s.ok }));
     busy = false;
-    setImmediate(openAhead);
   }
   function maybeDone() {
     if (exited === null || open.size > 0) return;
@@ -686,15 +672,17 @@ function runNow(req) {
     stream.on('close', () => { open.delete(kind); maybeDone(); });
     stream.on('error', () => { /* closed by a kill */ });
   };
-  pump(new net.Socket({ fd: fifos[0].rd, readable: true, writable: false }), 'o');
-  pump(new net.Socket({ fd: fifos[1].rd, readable: true, writable: false }), 'e');
+  // the command holds the write ends: the reads end when it and all it started have closed them; output written
+  // before the pumps run waits in the pipes
+  pump(new net.Socket({ fd: pipes.out.fd, readable: true, writable: false }), 'o');
+  pump(new net.Socket({ fd: pipes.err.fd, readable: true, writable: false }), 'e');
   const group = (sig) => {
     try { process.kill(-pid, sig); } catch (e) { /* gone */ }
   };
   let timer = null;
-  launch(req.argv, { ...req.env, ...fromSrt }, req.cwd, { i: input, o: fifos[0], e: fifos[1] }, (p) => {
+  launch(req.argv, { ...req.env, ...fromSrt }, req.cwd, { i: input, o: 'p', e: 'p' }, (p) => {
     pid = p;
-    closeWrites();
+    unlinkIo([input]);
     timer = setTimeout(() => {
       timedOut = true;
       sent = 15;
@@ -704,7 +692,7 @@ function runNow(req) {
       }, 1000).unref();
     }, req.timeoutMs);
   }, (why) => {
-    closeWrites();
+    unlinkIo([input]);
     exited = { exit: 127, signal: 0, note: 'mono-agent: cannot start command: ' + why + '\n' };
     open.clear();
     maybeDone();
@@ -718,8 +706,6 @@ function runNow(req) {
   });
 }
 
-// the runs waiting for the helper's answer to a fork request (null: none is owed)
-let forkOwed = null;
 let pending = Buffer.alloc(0);
 function parse() {
   if (key === null) {
@@ -755,27 +741,17 @@ function parse() {
     try { req = JSON.parse(body.toString('utf8')); } catch (e) { process.exit(4); }
     if (req === null || typeof req !== 'object' || busy || !mountsProven) process.exit(4);
     if (req.op === 'fork') {
-      // a command follows: its process is forked now, while the host does its own work, and opens the pipes this
-      // server opened ahead for it
-      openAhead();
-      const ahead = nextFifos === null ? '' : ' ' + nextFifos.map(ioRef).join(' ');
-      // the next command waits for the helper's answer: a helper that ended instead (own_state) ends this server
-      // before that command's start frame, so the host runs it on a fresh sandbox instead of reporting it killed
-      if (forkOwed === null) forkOwed = [];
-      mounterWaits.push((line) => {
-        if (line !== 'forked') process.exit(9);
-        const queued = forkOwed;
-        forkOwed = null;
-        queued.forEach((f) => f());
-      });
-      mounter.stdin.write('f' + ahead + '\n');
+      // a command follows: its process (and its pipes) are made now, while the host does its own work; the next
+      // command waits for the helper's answer: a helper that ended instead (own_state) ends this server before that
+      // command's start frame, so the host runs it on a fresh sandbox instead of reporting it killed
+      forkAhead(null);
       continue;
     }
     if (req.op !== 'run' || !Number.isSafeInteger(req.id) || typeof req.nonce !== 'string' || !Array.isArray(req.argv)) {
       process.exit(4);
     }
     busy = true;
-    if (forkOwed !== null) forkOwed.push(() => run(req)); else run(req);
+    forkAhead(() => run(req));
   }
 }
 process.stdin.on('data', (chunk) => { pending = Buffer.concat([pending, chunk]); parse(); });

@@ -22,6 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code mkfifo}; after the 16th command's sweep the server runs it with every capability in its namespace. The plant
  * ptraces the Perl mounter (a baseline process, so neither the sweep nor the host's check sees anything new) and makes
  * it write the denied names three seconds later — after the host's scan and placeholder removal, so no record says so.
+ * The fix ran every tool of the server's by an absolute path the host vetted; since ADR 0021's tenth round the server
+ * makes no FIFOs (the helper makes the commands' pipes with pipe(2)) and starts nothing after its own start-up, so the plant stays
+ * unused — this test keeps it that way for any tool a later change might start.
  */
 class WarmServerPathHijackTest {
     /** x86-64: nanosleep 3 s; write .env; mkdir .git, .git/hooks; write .git/hooks/pre-commit; exit_group(0). */
@@ -99,7 +102,7 @@ class WarmServerPathHijackTest {
             assertEquals(0, p.exitCode(), p.stderr());
             StringBuilder vs = new StringBuilder(p.violations().toString());
             String log = "";
-            // the server's pool holds 16 FIFO pairs: the command using the last one is followed by a refill
+            // 16 commands: the server once refilled its 16 FIFO pairs with mkfifo after the 16th
             for (int i = 0; i < 16 && log.isEmpty(); i++) {
                 var r = TestEngine.bash(sb, ws, "cat /tmp/red2-mk.log 2>/dev/null", run, "c" + i,
                         Duration.ofSeconds(60));
