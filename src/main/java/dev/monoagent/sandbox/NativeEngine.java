@@ -405,6 +405,56 @@ final class NativeEngine implements AutoCloseable {
     }
 
     /**
+     * The protected symlinks the engine put back (the human's, as a command started with it): a command whose start
+     * saw such a path without its link (while another command's replacement stood, or in the moment between moving
+     * that away and making the link again) must not take the link for a new file of its own at its end, and must get
+     * the link's target denied (see {@link #linkTargets}).
+     */
+    private final Map<Path, ProtectedScan.Key> restoredLinks = new ConcurrentHashMap<>();
+
+    /**
+     * The targets (regular files in a writable root) of the human's protected symlinks — those live commands started
+     * with and those the engine put back — where {@code before} does not hold that same link. srt denies a symlinked
+     * path's target only when the link stands at wrap time: a command wrapped while the link was gone or replaced got
+     * a placeholder at the link's path and no deny on its target, and once the link was put back it wrote the human's
+     * file through it (found in LinkGuardTest's flake; {@code LinkPutBackWindowTest}). Given as per-command denies.
+     */
+    List<String> linkTargets(ProtectedScan.Snapshot before) {
+        if (live.isEmpty()) {
+            // nothing sandboxed runs: a put-back link that is not there now was removed or changed by the human
+            restoredLinks.entrySet().removeIf(e -> {
+                ProtectedScan.Key now = before.files().get(e.getKey());
+                return now == null || !e.getValue().link().equals(now.link());
+            });
+        }
+        Map<Path, ProtectedScan.Key> known = new java.util.HashMap<>(restoredLinks);
+        known.putAll(humanLinks());
+        Set<String> out = new java.util.LinkedHashSet<>();
+        known.forEach((path, k) -> {
+            ProtectedScan.Key now = before.files().get(path);
+            if (k.link() == null || k.real() == null || now != null && k.link().equals(now.link())) {
+                return;
+            }
+            Path real = Path.of(k.real());
+            if (policy.agentWritable().stream().anyMatch(real::startsWith)
+                    && Files.isRegularFile(real, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                out.add(real.toString());
+            }
+        });
+        return List.copyOf(out);
+    }
+
+    /** Notes each human link {@code changes} put back (see {@link #restoredLinks}); {@code human}: their keys. */
+    private void noteRestored(List<ProtectedScan.Change> changes, Map<Path, ProtectedScan.Key> human) {
+        for (ProtectedScan.Change c : changes) {
+            ProtectedScan.Key k = human.get(c.path());
+            if (c.link() != null && c.linkRestored() && c.via() == null && k != null && c.link().equals(k.link())) {
+                restoredLinks.put(c.path(), k);
+            }
+        }
+    }
+
+    /**
      * A protected file that a live long-lived process was started over and that the host has since replaced (another
      * inode at the path: an editor's save renames a new file over it), or null. The bind srt made over the old one
      * went with it out of that process's mount namespace, so the process could write the new one (red team 7, the
@@ -525,6 +575,7 @@ final class NativeEngine implements AutoCloseable {
         List<String> domains = policy.network() == NetworkMode.LOCALHOST ? PolicyCompiler.allowedDomains(policy, ports)
                 : null;
         List<String> extras = new ArrayList<>(longLived.get() > 0 ? uncovered(before) : List.of());
+        extras.addAll(linkTargets(before));
         // another sandbox's .git placeholder (an empty directory) looks like a repository to srt's wrap: its entries
         // that would make it one are denied too (SrtMountPoints#REPOSITORY_ENTRIES)
         extras.addAll(mounts.repositoryEntriesOfPlaceholders());
@@ -708,6 +759,10 @@ final class NativeEngine implements AutoCloseable {
         // the layout is compared with the one the shell's mounts were made for: both from a synced index (the scan
         // syncs the watch first)
         ProtectedScan.Snapshot before = before();
+        if (!linkTargets(before).isEmpty()) {
+            // a human link's target must be denied for this command alone (linkTargets): a fresh sandbox's wrap gets it
+            return null;
+        }
         List<Integer> ports = currentPorts();
         String key = who.runId() == null ? "" : who.runId();
         boolean[] started = {false};
@@ -1559,7 +1614,10 @@ final class NativeEngine implements AutoCloseable {
             }
             guardRecords.keySet().retainAll(live.keySet());
             Map<Path, Integer> counts = guardRecords.computeIfAbsent(newest.getKey(), k -> new ConcurrentHashMap<>());
-            for (ProtectedScan.Change c : ProtectedScan.restoreLinks(policy, humanLinks(), false)) {
+            Map<Path, ProtectedScan.Key> human = humanLinks();
+            List<ProtectedScan.Change> restored = ProtectedScan.restoreLinks(policy, human, false);
+            noteRestored(restored, human);
+            for (ProtectedScan.Change c : restored) {
                 // a command replacing it in a loop is put back each time, but recorded a few times only (red team
                 // 11: 780 records from one 4 s command)
                 int n = counts.merge(c.path(), 1, Integer::sum);
@@ -1982,8 +2040,18 @@ final class NativeEngine implements AutoCloseable {
     private List<Violation> scanChanges(Attribution who, ProtectedScan.Snapshot before, ProtectedScan.Snapshot after,
                                         long watchMark, String when) {
         List<Violation> out = new ArrayList<>(vanished(who, after, watchMark, when));
-        List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, before.files(),
-                after.files()));
+        // a human link the engine put back while this window was open is no change of its (it started without the
+        // link, or with another command's file in its place): not quarantined as a new protected file
+        Map<Path, ProtectedScan.Key> base = new java.util.HashMap<>(before.files());
+        after.files().forEach((path, k) -> {
+            ProtectedScan.Key was = base.get(path);
+            ProtectedScan.Key put = restoredLinks.get(path);
+            if (put != null && k.link() != null && k.link().equals(put.link()) && (was == null || was.link() == null)) {
+                base.put(path, k);
+            }
+        });
+        List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, base, after.files()));
+        noteRestored(changes, base);
         List<ProtectedScan.Change> gitChanges = new ArrayList<>(ProtectedScan.detectGit(policy, before.git(),
                 after.git()));
         gitChanges.addAll(ProtectedScan.detectRepos(policy, before.repos(), after.repos()));

@@ -527,6 +527,9 @@ final class ProtectedScan {
         return out;
     }
 
+    /** Test hook: runs after what stood in a protected symlink's place was moved out, before the link is made again. */
+    static volatile Runnable betweenMoveAndRestore = () -> { };
+
     /**
      * Puts the symlink {@code path -> text} back where {@code now} (null: nothing) stands instead — what stands there
      * moved to the links' quarantine dir first ({@code ldir[0]}, made on first use) — and records it as a change of
@@ -543,6 +546,7 @@ final class ProtectedScan {
             }
             moved = quarantine(p.workspace(), path, ldir[0]);
         }
+        betweenMoveAndRestore.run();
         boolean restored = (now == null || moved != null) && restoreLink(p.workspace(), path, text);
         out.add(new Change(path, false, moved, text, restored, via, null));
         return restored;

@@ -1,0 +1,72 @@
+package dev.monoagent.sandbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Found from a flake of {@code LinkGuardTest} (the human's {@code .env} link gone after the test): putting a protected
+ * symlink back is two steps — what a command put in its place moved to the quarantine, then the link made again — and a
+ * command that started between them saw no {@code .env}. srt denies a symlinked path's target only when the link stands
+ * at wrap time, so that command got a placeholder at {@code .env} and no deny on {@code config/prod.env}; once the link
+ * was back it wrote the human's file through it, and its end scan took the link for a new protected file of its own and
+ * quarantined it (the test hook holds the window open; both failed on d34e027, warm and cold). Now such a
+ * command gets the human links' targets as per-command denies, and a link the engine put back is not a new file.
+ */
+class LinkPutBackWindowTest {
+    @org.junit.jupiter.api.io.TempDir
+    Path tmp;
+
+    @ParameterizedTest(name = "warm={0}")
+    @ValueSource(booleans = {true, false})
+    void aCommandStartingWhileTheLinkIsPutBackCannotWriteItsTargetNorTakeTheLink(boolean warm) throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("w-" + warm)).toRealPath();
+        Path target = Files.createDirectories(ws.resolve("config")).resolve("prod.env");
+        Files.writeString(target, "API=orig\n");
+        Path env = Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
+        boolean was = NativeEngine.warmDefault;
+        NativeEngine.warmDefault = warm;
+        AtomicBoolean once = new AtomicBoolean();
+        CompletableFuture<ExecOutcome.Completed> b = new CompletableFuture<>();
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            // the guard (a command replaced the link while it runs) holds the window between its two steps open while
+            // command B starts
+            ProtectedScan.betweenMoveAndRestore = () -> {
+                if (once.compareAndSet(false, true)) {
+                    CompletableFuture.runAsync(() -> b.complete(TestEngine.bash(sb, ws,
+                            "sleep 1.5; (echo PWNED > .env) 2>/dev/null || echo refused; cat config/prod.env",
+                            "run-b", "call-b", Duration.ofSeconds(30))));
+                    try {
+                        Thread.sleep(800);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            };
+            var a = TestEngine.bash(sb, ws, "printf 'EVIL\\n' > x; mv -f x .env; sleep 1; echo a", "run-a", "call-a",
+                    Duration.ofSeconds(30));
+            assertEquals("a\n", a.stdout(), a.stderr());
+            var rb = b.get(30, TimeUnit.SECONDS);
+            assertTrue(once.get(), "the guard put the link back while A ran");
+            assertEquals("refused\nAPI=orig\n", rb.stdout(), "B wrote the human's file through the link: "
+                    + rb.stderr());
+            assertEquals("API=orig\n", Files.readString(target));
+            assertTrue(Files.isSymbolicLink(env), "the human's link was taken for B's new file: " + rb.violations());
+            assertEquals("API=orig\n", Files.readString(env));
+            assertFalse(rb.violations().stream().anyMatch(v -> env.toString().equals(v.target())
+                    && v.reason().startsWith("new protected file")), rb.violations().toString());
+        } finally {
+            ProtectedScan.betweenMoveAndRestore = () -> { };
+            NativeEngine.warmDefault = was;
+        }
+    }
+}
