@@ -394,6 +394,9 @@ final class NativeEngine implements AutoCloseable {
         List<Map.Entry<String, Live>> byStart = new ArrayList<>(live.entrySet());
         byStart.sort(java.util.Comparator.comparingLong(e -> judgedFrom(e).watchMark()));
         Map<Path, ProtectedScan.Key> out = new java.util.HashMap<>();
+        long now = System.nanoTime();
+        ending.values().removeIf(e -> now - e.since() > ENDING_MAX_NANOS);
+        ending.values().forEach(e -> out.putAll(e.links()));
         for (Map.Entry<String, Live> e : byStart) {
             judgedFrom(e).before().files().forEach((f, k) -> {
                 if (k.link() != null) {
@@ -414,7 +417,8 @@ final class NativeEngine implements AutoCloseable {
 
     /**
      * The targets (regular files in a writable root) of the human's protected symlinks — those live commands started
-     * with and those the engine put back — where {@code before} does not hold that same link. srt denies a symlinked
+     * with and those the engine put back — where {@code before} does not hold that same link leading to that same
+     * file. srt denies a symlinked
      * path's target only when the link stands at wrap time: a command wrapped while the link was gone or replaced got
      * a placeholder at the link's path and no deny on its target, and once the link was put back it wrote the human's
      * file through it (found in LinkGuardTest's flake; {@code LinkPutBackWindowTest}). Given as per-command denies.
@@ -432,7 +436,10 @@ final class NativeEngine implements AutoCloseable {
         Set<String> out = new java.util.LinkedHashSet<>();
         known.forEach((path, k) -> {
             ProtectedScan.Key now = before.files().get(path);
-            if (k.link() == null || k.real() == null || now != null && k.link().equals(now.link())) {
+            // the same link leading to the same file: a symlink on its way replaced (a directory or another link in a
+            // hop's place) leads srt to the agent's file instead, and the human's stays writable (red team on 017b102)
+            if (k.link() == null || k.real() == null
+                    || now != null && k.link().equals(now.link()) && k.real().equals(now.real())) {
                 return;
             }
             Path real = Path.of(k.real());
@@ -444,13 +451,34 @@ final class NativeEngine implements AutoCloseable {
         return List.copyOf(out);
     }
 
-    /** Notes each human link {@code changes} put back (see {@link #restoredLinks}); {@code human}: their keys. */
+    /**
+     * Notes each human link {@code changes} put back or tried to (see {@link #restoredLinks}); {@code human}: their
+     * keys. One that could not be made (another sandbox's placeholder stood at its path: that sandbox was wrapped while
+     * the link was gone) is made by a later end scan once nothing stands there ({@link #owedLinks}).
+     */
     private void noteRestored(List<ProtectedScan.Change> changes, Map<Path, ProtectedScan.Key> human) {
         for (ProtectedScan.Change c : changes) {
             ProtectedScan.Key k = human.get(c.path());
-            if (c.link() != null && c.linkRestored() && c.via() == null && k != null && c.link().equals(k.link())) {
+            if (c.link() != null && c.via() == null && k != null && c.link().equals(k.link())) {
                 restoredLinks.put(c.path(), k);
             }
+        }
+    }
+
+    /**
+     * Makes each noted human link ({@link #restoredLinks}) whose path holds nothing now: a put-back that a placeholder
+     * blocked (red team on 017b102: the human's .env was gone for good once that sandbox ended). Unrecorded: its
+     * removal was recorded when it happened.
+     */
+    private void owedLinks() {
+        Map<Path, ProtectedScan.Key> owed = new java.util.HashMap<>();
+        restoredLinks.forEach((path, k) -> {
+            if (ProtectedScan.Key.read(path) == null) {
+                owed.put(path, k);
+            }
+        });
+        if (!owed.isEmpty()) {
+            ProtectedScan.restoreLinks(policy, owed, false);
         }
     }
 
@@ -848,6 +876,7 @@ final class NativeEngine implements AutoCloseable {
         if (o instanceof WarmShell.Outcome.NotRun nr) {
             commands.remove(id);
             overlap.remove(id);
+            ending.remove(id);
             perCommand.remove(id);
             // its placeholders leave the host before the shell's wrap is cleaned up (after which the bridge prepares
             // the next wrap, and would take them for paths that exist)
@@ -1131,6 +1160,7 @@ final class NativeEngine implements AutoCloseable {
                 // right after a repository appeared), so either kind gets one fresh retry
                 Prepared failed = prep;
                 overlap.remove(failed.commandId()); // nothing of it ran (no start marker)
+                ending.remove(failed.commandId());
                 prep = prepare(argv, who, extraEnv, rebased.getOrDefault(failed.commandId(), failed).before(), false,
                         true);
                 rebased.remove(failed.commandId());
@@ -1417,6 +1447,7 @@ final class NativeEngine implements AutoCloseable {
             after = scan();
             found = scanResult(prep.commandId(), who, prep.before(), after, prep.watchMark(), "");
             overlap.remove(prep.commandId());
+            ending.remove(prep.commandId());
         }
         // the bridge prepares the next wrap right after cleanup: it fits the layout seen now (after quarantine)
         preparedLayout = found.isEmpty() ? after.layout() : null;
@@ -1547,9 +1578,32 @@ final class NativeEngine implements AutoCloseable {
     /** The command no longer runs: no intervention may stop (or thaw) it from here on. */
     private void untrack(String commandId) {
         synchronized (scanLock) {
-            live.remove(commandId);
+            Live l = live.remove(commandId);
+            if (l != null) {
+                Map<Path, ProtectedScan.Key> links = new java.util.HashMap<>();
+                rebased.getOrDefault(commandId, l.prep()).before().files().forEach((f, k) -> {
+                    if (k.link() != null) {
+                        links.put(f, k);
+                    }
+                });
+                if (!links.isEmpty()) {
+                    ending.put(commandId, new Ending(links, System.nanoTime()));
+                }
+            }
         }
     }
+
+    /**
+     * The protected symlinks a command started with, from its untracking until its end scan has run: meanwhile its
+     * replacement of one may still stand, and a command wrapped then must get the link's target denied (red team on
+     * 017b102: with the end scan held up, a command wrapped in that gap wrote the human's file once the link was back).
+     */
+    private final Map<String, Ending> ending = new ConcurrentHashMap<>();
+
+    private record Ending(Map<Path, ProtectedScan.Key> links, long since) {}
+
+    /** How long an untracked command's links count at most (one whose end scan never comes: a wrap retried afresh). */
+    private static final long ENDING_MAX_NANOS = 60_000_000_000L;
 
     /**
      * The watch saw a name that may complete a repository layout (issue 9 E-A): while a command runs, host git in
@@ -2052,6 +2106,7 @@ final class NativeEngine implements AutoCloseable {
         });
         List<ProtectedScan.Change> changes = new ArrayList<>(ProtectedScan.detect(policy, base, after.files()));
         noteRestored(changes, base);
+        owedLinks();
         List<ProtectedScan.Change> gitChanges = new ArrayList<>(ProtectedScan.detectGit(policy, before.git(),
                 after.git()));
         gitChanges.addAll(ProtectedScan.detectRepos(policy, before.repos(), after.repos()));
