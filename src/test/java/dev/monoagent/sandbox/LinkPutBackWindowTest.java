@@ -29,10 +29,9 @@ class LinkPutBackWindowTest {
     @ParameterizedTest(name = "warm={0}")
     @ValueSource(booleans = {true, false})
     void aCommandStartingWhileTheLinkIsPutBackCannotWriteItsTargetNorTakeTheLink(boolean warm) throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("w-" + warm)).toRealPath();
-        Path target = Files.createDirectories(ws.resolve("config")).resolve("prod.env");
-        Files.writeString(target, "API=orig\n");
-        Path env = Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
+        Path ws = linkedWorkspace(tmp.resolve("w-" + warm));
+        Path target = ws.resolve("config/prod.env");
+        Path env = ws.resolve(".env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
         AtomicBoolean once = new AtomicBoolean();
@@ -68,5 +67,13 @@ class LinkPutBackWindowTest {
             ProtectedScan.betweenMoveAndRestore = () -> { };
             NativeEngine.warmDefault = was;
         }
+    }
+
+    /** A workspace at {@code dir} with the human's {@code .env -> config/prod.env} ("API=orig"). */
+    static Path linkedWorkspace(Path dir) throws java.io.IOException {
+        Path ws = Files.createDirectories(dir).toRealPath();
+        Files.writeString(Files.createDirectories(ws.resolve("config")).resolve("prod.env"), "API=orig\n");
+        Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
+        return ws;
     }
 }

@@ -43,10 +43,9 @@ class LinkWindowRedTeamTest {
     @ParameterizedTest(name = "warm={0}")
     @ValueSource(booleans = {true, false})
     void endScanWindowOfALongLivedProcess(boolean warm) throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("ll-" + warm)).toRealPath();
-        Path target = Files.createDirectories(ws.resolve("config")).resolve("prod.env");
-        Files.writeString(target, "API=orig\n");
-        Path env = Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
+        Path ws = LinkPutBackWindowTest.linkedWorkspace(tmp.resolve("ll-" + warm));
+        Path target = ws.resolve("config/prod.env");
+        Path env = ws.resolve(".env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
         AtomicBoolean once = new AtomicBoolean();
@@ -81,10 +80,8 @@ class LinkWindowRedTeamTest {
     void endScanWindowOfABashCommand(boolean warm) throws Exception {
         boolean g = NativeEngine.linkGuard;
         NativeEngine.linkGuard = false;
-        Path ws = Files.createDirectories(tmp.resolve("es-" + warm)).toRealPath();
-        Path target = Files.createDirectories(ws.resolve("config")).resolve("prod.env");
-        Files.writeString(target, "API=orig\n");
-        Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
+        Path ws = LinkPutBackWindowTest.linkedWorkspace(tmp.resolve("es-" + warm));
+        Path target = ws.resolve("config/prod.env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
         AtomicBoolean once = new AtomicBoolean();
@@ -191,10 +188,9 @@ class LinkWindowRedTeamTest {
     @ParameterizedTest(name = "warm={0}")
     @ValueSource(booleans = {true, false})
     void replacementStandsBetweenUntrackAndEndScan(boolean warm) throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("gap-" + warm)).toRealPath();
-        Path target = Files.createDirectories(ws.resolve("config")).resolve("prod.env");
-        Files.writeString(target, "API=orig\n");
-        Path env = Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
+        Path ws = LinkPutBackWindowTest.linkedWorkspace(tmp.resolve("gap-" + warm));
+        Path target = ws.resolve("config/prod.env");
+        Path env = ws.resolve(".env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
         CompletableFuture<ExecOutcome.Completed> b = new CompletableFuture<>();
@@ -244,10 +240,9 @@ class LinkWindowRedTeamTest {
     @ParameterizedTest(name = "warm={0}")
     @ValueSource(booleans = {true, false})
     void targetParentDirectoryRenamed(boolean warm) throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("par-" + warm)).toRealPath();
-        Path target = Files.createDirectories(ws.resolve("config")).resolve("prod.env");
-        Files.writeString(target, "API=orig\n");
-        Path env = Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
+        Path ws = LinkPutBackWindowTest.linkedWorkspace(tmp.resolve("par-" + warm));
+        Path target = ws.resolve("config/prod.env");
+        Path env = ws.resolve(".env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
         try (Sandbox sb = TestEngine.openReady(ws)) {
@@ -293,10 +288,9 @@ class LinkWindowRedTeamTest {
     /** Held? a long-lived process (NodeRepl kind) started in the guard's put-back window. */
     @org.junit.jupiter.api.Test
     void longLivedStartedInTheGuardWindow() throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("llwin")).toRealPath();
-        Path target = Files.createDirectories(ws.resolve("config")).resolve("prod.env");
-        Files.writeString(target, "API=orig\n");
-        Path env = Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
+        Path ws = LinkPutBackWindowTest.linkedWorkspace(tmp.resolve("llwin"));
+        Path target = ws.resolve("config/prod.env");
+        Path env = ws.resolve(".env");
         AtomicBoolean once = new AtomicBoolean();
         CompletableFuture<SandboxProcess> b = new CompletableFuture<>();
         try (Sandbox sb = TestEngine.openReady(ws)) {
