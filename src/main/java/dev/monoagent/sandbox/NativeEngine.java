@@ -398,12 +398,19 @@ final class NativeEngine implements AutoCloseable {
         ending.values().removeIf(e -> now - e.since() > ENDING_MAX_NANOS);
         ending.values().forEach(e -> out.putAll(e.links()));
         for (Map.Entry<String, Live> e : byStart) {
-            judgedFrom(e).before().files().forEach((f, k) -> {
-                if (k.link() != null) {
-                    out.put(f, k);
-                }
-            });
+            out.putAll(links(judgedFrom(e).before()));
         }
+        return out;
+    }
+
+    /** The protected symlinks in {@code s}, with their keys. */
+    private static Map<Path, ProtectedScan.Key> links(ProtectedScan.Snapshot s) {
+        Map<Path, ProtectedScan.Key> out = new java.util.HashMap<>();
+        s.files().forEach((f, k) -> {
+            if (k.link() != null) {
+                out.put(f, k);
+            }
+        });
         return out;
     }
 
@@ -1580,12 +1587,7 @@ final class NativeEngine implements AutoCloseable {
         synchronized (scanLock) {
             Live l = live.remove(commandId);
             if (l != null) {
-                Map<Path, ProtectedScan.Key> links = new java.util.HashMap<>();
-                rebased.getOrDefault(commandId, l.prep()).before().files().forEach((f, k) -> {
-                    if (k.link() != null) {
-                        links.put(f, k);
-                    }
-                });
+                Map<Path, ProtectedScan.Key> links = links(rebased.getOrDefault(commandId, l.prep()).before());
                 if (!links.isEmpty()) {
                     ending.put(commandId, new Ending(links, System.nanoTime()));
                 }
