@@ -1680,7 +1680,9 @@ final class NativeEngine implements AutoCloseable {
                 if (n > GUARD_RECORDS + 1) {
                     continue;
                 }
-                Violation v = changeViolation(who, c, n > GUARD_RECORDS ? LINK_AGAIN : LINK_WHILE_RUNNING);
+                String when = !c.linkRestored() ? (n > GUARD_RECORDS ? LINK_AGAIN_FAILED : LINK_WHILE_RUNNING_FAILED)
+                        : n > GUARD_RECORDS ? LINK_AGAIN : LINK_WHILE_RUNNING;
+                Violation v = changeViolation(who, c, when, owed(c));
                 log.record(v);
                 perCommand.computeIfAbsent(newest.getKey(), k -> Collections.synchronizedList(new ArrayList<>()))
                         .add(v);
@@ -1694,6 +1696,20 @@ final class NativeEngine implements AutoCloseable {
     private static final String LINK_WHILE_RUNNING = " while the command ran (put back at once)";
     private static final String LINK_AGAIN = " again while the command ran (put back at once; from here on it is put "
             + "back each time without a record of its own)";
+    /** The same two, for a link that could not be made again then (the record says what becomes of it). */
+    private static final String LINK_WHILE_RUNNING_FAILED = " while the command ran";
+    private static final String LINK_AGAIN_FAILED = " again while the command ran (from here on without a record of "
+            + "its own each time)";
+
+    /**
+     * Whether a link {@code c} could not put back is owed: a human link noted in {@link #restoredLinks} with that
+     * text, which a later end scan makes once nothing stands at its path ({@link #owedLinks}).
+     */
+    private boolean owed(ProtectedScan.Change c) {
+        ProtectedScan.Key k = c.linkRestored() || c.link() == null || c.via() != null ? null
+                : restoredLinks.get(c.path());
+        return k != null && c.link().equals(k.link());
+    }
 
     /**
      * Stops every sandboxed process of the engine (verified freeze; one that cannot be stopped is killed), then
@@ -2118,16 +2134,19 @@ final class NativeEngine implements AutoCloseable {
                 out.add(gitViolation(who, c, when));
                 continue;
             }
-            out.add(changeViolation(who, c, when));
+            out.add(changeViolation(who, c, when, owed(c)));
         }
         return out;
     }
 
     /** The record of one protected path that changed ({@link ProtectedScan#detect}), {@code when} said in it. */
-    private static Violation changeViolation(Attribution who, ProtectedScan.Change c, String when) {
-        // what became of a link put back (the protected one or one on its way)
+    private static Violation changeViolation(Attribution who, ProtectedScan.Change c, String when, boolean owed) {
+        // what became of a link put back (the protected one or one on its way); one that could not be made now but is
+        // owed (owedLinks) is not said to be lost
         String putBack = c.link() == null ? "" : (c.quarantinedTo() != null ? "; what took its place moved to "
                 + c.quarantinedTo() : "") + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
+                : owed ? "; the link (-> " + c.link() + ") could not be made again yet (something stood at its path): "
+                        + "the end of a later command makes it once nothing stands there"
                 : "; the link (-> " + c.link() + ") could not be restored");
         String how = c.quarantinedTo() != null ? "replaced" : "removed";
         String reason = c.ledTo() != null

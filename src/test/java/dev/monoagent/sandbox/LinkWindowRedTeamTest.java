@@ -68,6 +68,13 @@ class LinkWindowRedTeamTest {
             assertEquals("refused\nAPI=orig\n", rb.stdout(), rb.stderr());
             assertTrue(Files.isSymbolicLink(env), "the human's link is gone; B: " + rb.violations() + " L: " + lv
                     + " .env exists=" + Files.exists(env, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+            // the link is back, so no record may say it is lost: a put-back B's placeholder blocked is made by B's end
+            // scan, and its record says so
+            java.util.List<dev.monoagent.common.Violation> all = new java.util.ArrayList<>(lv);
+            all.addAll(rb.violations());
+            assertTrue(all.stream().noneMatch(v -> v.reason().contains("could not be restored")), all.toString());
+            assertTrue(all.stream().anyMatch(v -> v.reason().contains("link restored")
+                    || v.reason().contains("the end of a later command makes it")), all.toString());
         } finally {
             ProtectedScan.betweenMoveAndRestore = () -> { };
             NativeEngine.warmDefault = was;
