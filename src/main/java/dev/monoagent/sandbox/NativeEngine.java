@@ -2146,7 +2146,7 @@ final class NativeEngine implements AutoCloseable {
         String putBack = c.link() == null ? "" : (c.quarantinedTo() != null ? "; what took its place moved to "
                 + c.quarantinedTo() : "") + (c.linkRestored() ? ", link restored (-> " + c.link() + ")"
                 : owed ? "; the link (-> " + c.link() + ") could not be made again yet (something stood at its path): "
-                        + "the end of a later command makes it once nothing stands there"
+                        + "it is made once nothing stands there, at the latest by the end of a later command"
                 : "; the link (-> " + c.link() + ") could not be restored");
         String how = c.quarantinedTo() != null ? "replaced" : "removed";
         String reason = c.ledTo() != null

@@ -74,7 +74,7 @@ class LinkWindowRedTeamTest {
             all.addAll(rb.violations());
             assertTrue(all.stream().noneMatch(v -> v.reason().contains("could not be restored")), all.toString());
             assertTrue(all.stream().anyMatch(v -> v.reason().contains("link restored")
-                    || v.reason().contains("the end of a later command makes it")), all.toString());
+                    || v.reason().contains("at the latest by the end of a later command")), all.toString());
         } finally {
             ProtectedScan.betweenMoveAndRestore = () -> { };
             NativeEngine.warmDefault = was;
