@@ -468,7 +468,7 @@ let busy = false;
 // per command (mkfifo, opens for writing, unlinks) to the host, which dropped them (ADR 0021, tenth round).
 const net = require('node:net');
 // the command's stdin file, when it has one, and the start-up probe's bind target: in the sandbox's private /dev/shm
-const FIFO_DIR = fs.mkdtempSync('/dev/shm/.mono-agent-warm-');
+const IO_DIR = fs.mkdtempSync('/dev/shm/.mono-agent-warm-');
 const idOf = (st) => st.dev + ':' + st.ino;
 // the helper's pid as /proc here numbers it (the sandbox's outer pid namespace, see nspid), found once
 let helperProc = null;
@@ -494,7 +494,7 @@ function unlinkIo(io) {
 }
 function stdinFile(text) {
   if (typeof text !== 'string') return null;
-  const p = FIFO_DIR + '/i' + crypto.randomBytes(12).toString('hex');
+  const p = IO_DIR + '/i' + crypto.randomBytes(12).toString('hex');
   fs.writeFileSync(p, text, { mode: 0o600, flag: 'wx' });
   return { path: p, id: idOf(fs.lstatSync(p, { bigint: true })) };
 }
@@ -569,7 +569,7 @@ function launch(argv, env, cwd, fds, started, failed, exited) {
 let mountsProven = false;
 let keyed = false;
 {
-  const probeAt = FIFO_DIR + '/probe';
+  const probeAt = IO_DIR + '/probe';
   bindMarks([{ p: probeAt, d: false, probe: true }], (r) => {
     let refused = false;
     if (r === 'ok') {
