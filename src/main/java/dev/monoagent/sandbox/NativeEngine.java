@@ -160,6 +160,11 @@ final class NativeEngine implements AutoCloseable {
     private final Set<SandboxProcess> unfinished = ConcurrentHashMap.newKeySet();
     /** Test hook: runs as a long-lived process's end begins (after it left {@link #liveProcesses}). */
     volatile Runnable longLivedEnding = () -> { };
+    /**
+     * Test hook: runs in {@link #spawn} once the long-lived process started, before the engine's lists hold it (where a
+     * close that began meanwhile did not see it).
+     */
+    volatile Runnable spawnStarted = () -> { };
     /** srt's placeholders of every live wrap (per-command sandboxes, long-lived processes, warm shells). */
     private final SrtMountPoints mounts;
     /**
@@ -1357,6 +1362,7 @@ final class NativeEngine implements AutoCloseable {
             }
         }, sp0 -> refresh(sp0));
         self[0] = sp;
+        spawnStarted.run();
         unfinished.add(sp);
         sp.violations().whenComplete((v, e) -> unfinished.remove(sp));
         sp.rebaseWhileFrozen(() -> {

@@ -80,4 +80,43 @@ class CloseAfterLongLivedEndTest {
             assertTrue(doneAtReinit.get(), "the re-initialisation began while the ended process's end still ran");
         }
     }
+
+    /**
+     * A long-lived process whose start was under way when close ran, past the point where close takes its lists (the
+     * hook runs close to its end right there): it is ended as its start finishes, not left running after close. With
+     * no cgroup (rlimits) nothing else kills it: the check at the end of spawn is all there is.
+     */
+    @Test
+    void aLongLivedProcessStartedWhileCloseRanIsEnded() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws3")).toRealPath();
+        Files.writeString(ws.resolve("README.md"), "hi\n");
+        NativeEngine.limitsFactory = Limits::rlimitsOnly;
+        SandboxProcess p = null;
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            NativeEngine ne = sb.engine();
+            java.util.concurrent.CompletableFuture<Void> closed = new java.util.concurrent.CompletableFuture<>();
+            ne.spawnStarted = () -> {
+                ne.spawnStarted = () -> { };
+                new Thread(() -> {
+                    ne.close();
+                    closed.complete(null);
+                }).start();
+                try {
+                    closed.get(30, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    throw new IllegalStateException("close did not return", e);
+                }
+            };
+            p = ne.spawn(java.util.List.of("/bin/bash", "-c", "echo up > up.txt; sleep 60"),
+                    new NativeEngine.Attribution("run-s", "call-s", "NodeRepl", "sleep 60"), java.util.Map.of(), ws);
+            assertTrue(closed.isDone(), "the hook did not run close");
+            assertTrue(p.waitFor(10, TimeUnit.SECONDS), "the process started while close ran still runs after it");
+            assertTrue("the sandbox was closed".equals(p.endedBecause()), String.valueOf(p.endedBecause()));
+        } finally {
+            NativeEngine.limitsFactory = Limits::detect;
+            if (p != null) {
+                p.destroy();
+            }
+        }
+    }
 }
