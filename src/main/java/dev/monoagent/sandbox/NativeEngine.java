@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -165,6 +166,8 @@ final class NativeEngine implements AutoCloseable {
      * close that began meanwhile did not see it).
      */
     volatile Runnable spawnStarted = () -> { };
+    /** Test hook: runs in {@link #prepare} after the start snapshot was judged, before srt makes the wrap. */
+    volatile Runnable wrapping = () -> { };
     /** srt's placeholders of every live wrap (per-command sandboxes, long-lived processes, warm shells). */
     private final SrtMountPoints mounts;
     /**
@@ -300,10 +303,48 @@ final class NativeEngine implements AutoCloseable {
     private Map<String, Object> compileConfig() {
         giveHooksDir();
         WorkspaceFacts ws = WorkspaceFacts.scan(policy, tools.rg(), env.home());
-        denyLiterals = PolicyCompiler.denyLiterals(policy, ws);
+        denyLiterals = withLinkTargets(PolicyCompiler.denyLiterals(policy, ws), ws.found());
         return (Platform.current() == Platform.MACOS
                 ? SeatbeltPolicy.config(policy, denyLiterals, facts(), currentPorts(), ws)
                 : PolicyCompiler.srtConfig(policy, denyLiterals, facts(), currentPorts(), ws)).toMap();
+    }
+
+    /**
+     * {@code lits} and the target of each symlink among them and among the protected files {@code found} that leads to a
+     * regular file the agent could write. srt denies a symlinked path's target only when it finds the link there at
+     * wrap time: a command wrapped while another sandboxed process had the link replaced got the agent's file bound
+     * instead, and once the guard put the link back it wrote the human's file through it ({@code LinkWrapWindowTest}).
+     * Denied by name, the target is read-only in every wrap whatever stands at the link then.
+     */
+    private List<Path> withLinkTargets(List<Path> lits, Collection<Path> found) {
+        Set<Path> out = new java.util.LinkedHashSet<>(lits);
+        for (Path lit : lits) {
+            if (Files.isSymbolicLink(lit)) {
+                Path real = linkTarget(ProtectedScan.Key.read(lit));
+                if (real != null) {
+                    out.add(real);
+                }
+            }
+        }
+        for (Path f : found) {
+            if (Files.isSymbolicLink(f)) {
+                Path real = linkTarget(ProtectedScan.Key.read(f));
+                if (real != null) {
+                    out.add(real);
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The regular file a protected symlink's key leads to when the agent could write it, or null. */
+    private Path linkTarget(ProtectedScan.Key k) {
+        if (k == null || k.link() == null || k.real() == null) {
+            return null;
+        }
+        Path real = Path.of(k.real());
+        return policy.agentWritable().stream().anyMatch(real::startsWith)
+                && Files.isRegularFile(real, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? real : null;
     }
 
     PolicyCompiler.EngineFacts facts() {
@@ -460,6 +501,16 @@ final class NativeEngine implements AutoCloseable {
                 out.add(real.toString());
             }
         });
+        // a protected symlink standing now whose target no literal names (made or repointed since the last
+        // initialise, which a long-lived process still running put off): srt would deny the target only if the link
+        // still stands when it wraps, and another sandboxed process may replace it in between (LinkWrapWindowTest)
+        List<Path> lits = denyLiterals;
+        before.files().values().forEach(k -> {
+            Path real = linkTarget(k);
+            if (real != null && lits.stream().noneMatch(real::startsWith)) {
+                out.add(real.toString());
+            }
+        });
         return List.copyOf(out);
     }
 
@@ -521,6 +572,14 @@ final class NativeEngine implements AutoCloseable {
         for (Path p : s.files().keySet()) {
             if (lits.stream().noneMatch(p::startsWith) && !srtMountPoint(p)) {
                 return p.toString();
+            }
+        }
+        // a protected symlink made or repointed since: its target is denied by name only after a re-initialise
+        // (withLinkTargets); until then each command gets it per command (linkTargets)
+        for (ProtectedScan.Key k : s.files().values()) {
+            Path real = linkTarget(k);
+            if (real != null && lits.stream().noneMatch(real::startsWith)) {
+                return real + " (the target of a protected symlink)";
             }
         }
         for (Path p : s.repos()) {
@@ -629,6 +688,7 @@ final class NativeEngine implements AutoCloseable {
         // "Can't find source path .git" when a warm command ended meanwhile)
         String pending = "pending-" + UUID.randomUUID();
         mounts.open(pending, deniedPaths(extras));
+        wrapping.run();
         SrtBridge.Wrapped w;
         try {
             w = bridge.wrap(reuse, domains, extras, Duration.ofSeconds(30));

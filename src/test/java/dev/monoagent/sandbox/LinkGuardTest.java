@@ -53,9 +53,23 @@ class LinkGuardTest {
             assertTrue(records >= 1 && records <= 4, records + " guard records on the loop's call");
             assertTrue(seen.longestMs() < 1500, "the host read the command's .env for " + seen.longestMs()
                     + " ms in a row (" + seen.totalMs() + " ms in all)");
-            assertEquals("API=orig\n", Files.readString(env));
+            assertEquals("API=orig\n", Files.readString(env), () -> state(ws, env) + "; loop: " + lr.violations());
         } finally {
             NativeEngine.warmDefault = was;
+        }
+    }
+
+    /** What stands at the link and its target now (for a failure's message). */
+    static String state(Path ws, Path env) {
+        try {
+            Path target = ws.resolve("config/prod.env");
+            return ".env " + (Files.isSymbolicLink(env) ? "-> " + Files.readSymbolicLink(env)
+                    : Files.exists(env, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? "a file of "
+                    + Files.size(env) + " bytes, " + java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(env, java.nio.file.LinkOption.NOFOLLOW_LINKS)) : "missing")
+                    + "; config/prod.env " + (Files.exists(target) ? "'" + Files.readString(target) + "'" : "missing");
+        } catch (java.io.IOException e) {
+            return "unreadable: " + e;
         }
     }
 
