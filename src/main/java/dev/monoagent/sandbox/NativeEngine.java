@@ -303,10 +303,15 @@ final class NativeEngine implements AutoCloseable {
     private Map<String, Object> compileConfig() {
         giveHooksDir();
         WorkspaceFacts ws = WorkspaceFacts.scan(policy, tools.rg(), env.home());
-        denyLiterals = withLinkTargets(PolicyCompiler.denyLiterals(policy, ws), ws.found());
+        denyLiterals = literalsOf(ws);
         return (Platform.current() == Platform.MACOS
                 ? SeatbeltPolicy.config(policy, denyLiterals, facts(), currentPorts(), ws)
                 : PolicyCompiler.srtConfig(policy, denyLiterals, facts(), currentPorts(), ws)).toMap();
+    }
+
+    /** The deny literals for the workspace's facts now (what an initialise gives srt). */
+    private List<Path> literalsOf(WorkspaceFacts facts) {
+        return withLinkTargets(PolicyCompiler.denyLiterals(policy, facts), facts.found());
     }
 
     /**
@@ -501,16 +506,6 @@ final class NativeEngine implements AutoCloseable {
                 out.add(real.toString());
             }
         });
-        // a protected symlink standing now whose target no literal names (made or repointed since the last
-        // initialise, which a long-lived process still running put off): srt would deny the target only if the link
-        // still stands when it wraps, and another sandboxed process may replace it in between (LinkWrapWindowTest)
-        List<Path> lits = denyLiterals;
-        before.files().values().forEach(k -> {
-            Path real = linkTarget(k);
-            if (real != null && lits.stream().noneMatch(real::startsWith)) {
-                out.add(real.toString());
-            }
-        });
         return List.copyOf(out);
     }
 
@@ -575,7 +570,7 @@ final class NativeEngine implements AutoCloseable {
             }
         }
         // a protected symlink made or repointed since: its target is denied by name only after a re-initialise
-        // (withLinkTargets); until then each command gets it per command (linkTargets)
+        // (withLinkTargets); until then each wrap gets it by name (uncovered(before))
         for (ProtectedScan.Key k : s.files().values()) {
             Path real = linkTarget(k);
             if (real != null && lits.stream().noneMatch(real::startsWith)) {
@@ -754,6 +749,15 @@ final class NativeEngine implements AutoCloseable {
                 if (target != null) {
                     out.add(target.toString());
                 }
+            }
+        }
+        // the target of each protected symlink no literal names (made or repointed since the last initialise, which a
+        // running long-lived process put off), by name: srt denies a link's target only if it finds the link there
+        // when it wraps, and another sandboxed process may have replaced it by then (LinkWrapWindowTest)
+        for (ProtectedScan.Key k : before.files().values()) {
+            Path real = linkTarget(k);
+            if (real != null && lits.stream().noneMatch(real::startsWith)) {
+                out.add(real.toString());
             }
         }
         return List.copyOf(out);
@@ -1028,8 +1032,7 @@ final class NativeEngine implements AutoCloseable {
             lock.writeLock().lock();
             try {
                 closeShell(stale);
-                List<Path> fresh = PolicyCompiler.denyLiterals(policy, WorkspaceFacts.scan(policy, tools.rg(),
-                        env.home()));
+                List<Path> fresh = literalsOf(WorkspaceFacts.scan(policy, tools.rg(), env.home()));
                 // as before() decides: a long-lived process that runs keeps running under the set it started with
                 // (ending it judged the human's new files as its doing and quarantined them), and the new shell's
                 // wrap gets the new paths as per-wrap denies (prepare); one stopped between evaluations is ended

@@ -243,8 +243,12 @@ final class ProtectedScan {
         Set<Path> literals = new HashSet<>(denyLiterals);
         Path ws = p.workspace();
         for (Path lit : denyLiterals) {
-            if (Files.exists(lit, LinkOption.NOFOLLOW_LINKS) && !mountPoint.test(lit)) {
-                layout.add("L " + lit);
+            // with its identity, as for the protected files below: a literal the host replaced (an editor's save of a
+            // protected link's target, now a literal; the human's `git config` renaming a new .git/config in) takes the
+            // bind over it out of a warm shell's mount namespace (red team on 42a59a3: the target was writable there)
+            Object id = fileKeyOrNull(lit);
+            if (id != null && !mountPoint.test(lit)) {
+                layout.add("L " + lit + " " + id);
             }
         }
         Map<Path, GitEntry> git = gitState(ws);
@@ -310,6 +314,16 @@ final class ProtectedScan {
             }
         });
         return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git, repos);
+    }
+
+    /** The file key of what stands at {@code p} (not following a link), or null when nothing does. */
+    private static Object fileKeyOrNull(Path p) {
+        try {
+            Object k = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            return k == null ? "?" : k;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** The workspace's {@code .git} entry itself and its {@code commondir}: what redirects host git elsewhere. */

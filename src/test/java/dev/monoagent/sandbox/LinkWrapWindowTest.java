@@ -92,4 +92,66 @@ class LinkWrapWindowTest {
         Files.writeString(x, "EVIL\n");
         Files.move(x, env, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
+
+    /**
+     * Red team on 42a59a3 (A2, older than it): the human saves the link's target as an editor does (a new file renamed
+     * over it) while the run's warm shell lives. The rename took the bind over the old file out of the shell's mount
+     * namespace, the link itself was unchanged, so the shell was kept, and its next command wrote the target (3/3). The
+     * target is a literal now, and a literal's identity is part of the layout: the shell is made again.
+     */
+    @org.junit.jupiter.api.Test
+    void anEditorSaveOfTheTargetWhileTheWarmShellLivesLeavesItReadOnly() throws Exception {
+        Path ws = LinkPutBackWindowTest.linkedWorkspace(tmp.resolve("save"));
+        Path target = ws.resolve("config/prod.env");
+        boolean was = NativeEngine.warmDefault;
+        NativeEngine.warmDefault = true;
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            var a = TestEngine.bash(sb, ws, "(echo PWNED > config/prod.env) 2>/dev/null || echo refused",
+                    "run-a", "call-a", Duration.ofSeconds(30));
+            assertEquals("refused\n", a.stdout(), a.stderr());
+            assertEquals(1, sb.engine().warmShellsAlive(), "the path under test: the run's warm shell");
+            Path t = ws.resolve("config/.prod.env.swp");
+            Files.writeString(t, "API=v2\n");
+            Files.move(t, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            var b = TestEngine.bash(sb, ws, "(echo PWNED > config/prod.env) 2>/dev/null || echo refused; "
+                    + "(echo PWNED2 > .env) 2>/dev/null || echo refused2", "run-a", "call-b", Duration.ofSeconds(30));
+            assertEquals("API=v2\n", Files.readString(target), "written after the human's save: " + b.stdout());
+            assertEquals("refused\nrefused2\n", b.stdout(), b.stderr());
+        } finally {
+            NativeEngine.warmDefault = was;
+        }
+    }
+
+    /**
+     * Red team on 42a59a3 (A5, a regression of it): a warm shell gone stale (here the human makes {@code .env.local},
+     * already a literal: only the layout changes) compared srt's literals without the link targets against the engine's
+     * with them, so with a protected link in the workspace every stale shell re-initialised srt and ended a long-lived
+     * process stopped between evaluations (9/9). Neither may happen when the protected set is the same.
+     */
+    @org.junit.jupiter.api.Test
+    void aStaleWarmShellWithALinkInTheWorkspaceNeitherReinitialisesNorEndsTheRepl() throws Exception {
+        Path ws = LinkPutBackWindowTest.linkedWorkspace(tmp.resolve("stale"));
+        boolean was = NativeEngine.warmDefault;
+        NativeEngine.warmDefault = true;
+        SandboxProcess repl = null;
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            NativeEngine ne = sb.engine();
+            TestEngine.bash(sb, ws, "true", "run-a", "call-0", Duration.ofSeconds(30));
+            repl = TestEngine.longLived(sb, ws, "sleep 60", "run-r", "call-repl", Duration.ofSeconds(90));
+            repl.checkpoint("cp1");
+            java.lang.reflect.Field gen = NativeEngine.class.getDeclaredField("generation");
+            gen.setAccessible(true);
+            long g0 = gen.getLong(ne);
+            Files.writeString(ws.resolve(".env.local"), "L=1\n");
+            TestEngine.bash(sb, ws, "true", "run-a", "call-1", Duration.ofSeconds(30));
+            assertEquals(null, repl.endedBecause(), "the REPL was ended");
+            assertEquals(g0, gen.getLong(ne), "srt was re-initialised");
+        } finally {
+            NativeEngine.warmDefault = was;
+            if (repl != null) {
+                repl.resume();
+                repl.destroy();
+            }
+        }
+    }
 }
