@@ -323,23 +323,28 @@ final class NativeEngine implements AutoCloseable {
      */
     private List<Path> withLinkTargets(List<Path> lits, Collection<Path> found) {
         Set<Path> out = new java.util.LinkedHashSet<>(lits);
-        for (Path lit : lits) {
-            if (Files.isSymbolicLink(lit)) {
-                Path real = linkTarget(ProtectedScan.Key.read(lit));
-                if (real != null) {
-                    out.add(real);
-                }
-            }
-        }
-        for (Path f : found) {
-            if (Files.isSymbolicLink(f)) {
-                Path real = linkTarget(ProtectedScan.Key.read(f));
-                if (real != null) {
-                    out.add(real);
-                }
+        for (Path p : java.util.stream.Stream.concat(lits.stream(), found.stream()).toList()) {
+            Path real = Files.isSymbolicLink(p) ? linkTarget(ProtectedScan.Key.read(p)) : null;
+            if (real != null) {
+                out.add(real);
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The targets of the protected symlinks in {@code s} that {@code lits} do not name (links made or repointed since
+     * the last initialise): srt denies a link's target only if it finds the link there when it wraps.
+     */
+    private List<Path> unnamedLinkTargets(ProtectedScan.Snapshot s, List<Path> lits) {
+        List<Path> out = new ArrayList<>();
+        for (ProtectedScan.Key k : s.files().values()) {
+            Path real = linkTarget(k);
+            if (real != null && lits.stream().noneMatch(real::startsWith)) {
+                out.add(real);
+            }
+        }
+        return out;
     }
 
     /** The regular file a protected symlink's key leads to when the agent could write it, or null. */
@@ -571,11 +576,9 @@ final class NativeEngine implements AutoCloseable {
         }
         // a protected symlink made or repointed since: its target is denied by name only after a re-initialise
         // (withLinkTargets); until then each wrap gets it by name (uncovered(before))
-        for (ProtectedScan.Key k : s.files().values()) {
-            Path real = linkTarget(k);
-            if (real != null && lits.stream().noneMatch(real::startsWith)) {
-                return real + " (the target of a protected symlink)";
-            }
+        List<Path> unnamed = unnamedLinkTargets(s, lits);
+        if (!unnamed.isEmpty()) {
+            return unnamed.get(0) + " (the target of a protected symlink)";
         }
         for (Path p : s.repos()) {
             if (lits.stream().noneMatch(p::startsWith) && !onlyMountPoints(p)) {
@@ -752,14 +755,9 @@ final class NativeEngine implements AutoCloseable {
             }
         }
         // the target of each protected symlink no literal names (made or repointed since the last initialise, which a
-        // running long-lived process put off), by name: srt denies a link's target only if it finds the link there
-        // when it wraps, and another sandboxed process may have replaced it by then (LinkWrapWindowTest)
-        for (ProtectedScan.Key k : before.files().values()) {
-            Path real = linkTarget(k);
-            if (real != null && lits.stream().noneMatch(real::startsWith)) {
-                out.add(real.toString());
-            }
-        }
+        // running long-lived process put off), by name: another sandboxed process may have replaced the link by the
+        // time srt wraps (LinkWrapWindowTest)
+        unnamedLinkTargets(before, lits).forEach(real -> out.add(real.toString()));
         return List.copyOf(out);
     }
 
