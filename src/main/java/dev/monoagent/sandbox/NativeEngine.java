@@ -339,8 +339,12 @@ final class NativeEngine implements AutoCloseable {
     private List<Path> unnamedLinkTargets(ProtectedScan.Snapshot s, List<Path> lits) {
         List<Path> out = new ArrayList<>();
         for (ProtectedScan.Key k : s.files().values()) {
+            // named already (the usual case, checked on every command's start): no file system access
+            if (k.real() == null || lits.stream().anyMatch(Path.of(k.real())::startsWith)) {
+                continue;
+            }
             Path real = linkTarget(k);
-            if (real != null && lits.stream().noneMatch(real::startsWith)) {
+            if (real != null) {
                 out.add(real);
             }
         }
@@ -501,13 +505,12 @@ final class NativeEngine implements AutoCloseable {
             ProtectedScan.Key now = before.files().get(path);
             // the same link leading to the same file: a symlink on its way replaced (a directory or another link in a
             // hop's place) leads srt to the agent's file instead, and the human's stays writable (red team on 017b102)
-            if (k.link() == null || k.real() == null
-                    || now != null && k.link().equals(now.link()) && k.real().equals(now.real())) {
+            if (now != null && k.link() != null && k.link().equals(now.link()) && k.real() != null
+                    && k.real().equals(now.real())) {
                 return;
             }
-            Path real = Path.of(k.real());
-            if (policy.agentWritable().stream().anyMatch(real::startsWith)
-                    && Files.isRegularFile(real, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Path real = linkTarget(k);
+            if (real != null) {
                 out.add(real.toString());
             }
         });
