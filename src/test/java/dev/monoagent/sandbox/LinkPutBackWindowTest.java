@@ -34,23 +34,12 @@ class LinkPutBackWindowTest {
         Path env = ws.resolve(".env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
-        AtomicBoolean once = new AtomicBoolean();
         CompletableFuture<ExecOutcome.Completed> b = new CompletableFuture<>();
         try (Sandbox sb = TestEngine.openReady(ws)) {
             // the guard (a command replaced the link while it runs) holds the window between its two steps open while
             // command B starts
-            ProtectedScan.betweenMoveAndRestore = () -> {
-                if (once.compareAndSet(false, true)) {
-                    CompletableFuture.runAsync(() -> b.complete(TestEngine.bash(sb, ws,
-                            "sleep 1.5; (echo PWNED > .env) 2>/dev/null || echo refused; cat config/prod.env",
-                            "run-b", "call-b", Duration.ofSeconds(30))));
-                    try {
-                        Thread.sleep(800);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-            };
+            AtomicBoolean once = startInWindow(sb, ws,
+                    "sleep 1.5; (echo PWNED > .env) 2>/dev/null || echo refused; cat config/prod.env", b);
             var a = TestEngine.bash(sb, ws, "printf 'EVIL\\n' > x; mv -f x .env; sleep 1; echo a", "run-a", "call-a",
                     Duration.ofSeconds(30));
             assertEquals("a\n", a.stdout(), a.stderr());
@@ -75,5 +64,31 @@ class LinkPutBackWindowTest {
         Files.writeString(Files.createDirectories(ws.resolve("config")).resolve("prod.env"), "API=orig\n");
         Files.createSymbolicLink(ws.resolve(".env"), Path.of("config/prod.env"));
         return ws;
+    }
+
+    /**
+     * Sets the put-back window's test hook ({@link ProtectedScan#betweenMoveAndRestore}): the first time the window
+     * opens, Bash command B ({@code script}, run-b / call-b) starts on another thread, completing {@code b}, and the
+     * window is held open 800 ms meanwhile. The flag tells whether that happened. The caller resets the hook.
+     */
+    static AtomicBoolean startInWindow(Sandbox sb, Path ws, String script, CompletableFuture<ExecOutcome.Completed> b) {
+        return inWindowOnce(() -> b.complete(TestEngine.bash(sb, ws, script, "run-b", "call-b",
+                Duration.ofSeconds(30))));
+    }
+
+    /** As {@link #startInWindow}, running {@code start} in the window. */
+    static AtomicBoolean inWindowOnce(Runnable start) {
+        AtomicBoolean once = new AtomicBoolean();
+        ProtectedScan.betweenMoveAndRestore = () -> {
+            if (once.compareAndSet(false, true)) {
+                CompletableFuture.runAsync(start);
+                try {
+                    Thread.sleep(800);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        return once;
     }
 }

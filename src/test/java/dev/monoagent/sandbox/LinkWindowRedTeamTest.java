@@ -27,14 +27,6 @@ class LinkWindowRedTeamTest {
 
     private static final String B = "sleep 1.5; (echo PWNED > .env) 2>/dev/null || echo refused; cat %s";
 
-    private static void hold() {
-        try {
-            Thread.sleep(800);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /**
      * F1: the same two-step window, in the END scan of a long-lived process (the guard leaves those to their end scan).
      * The process is untracked before its scan, so humanLinks() no longer holds its start snapshot, and restoredLinks
@@ -48,16 +40,9 @@ class LinkWindowRedTeamTest {
         Path env = ws.resolve(".env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
-        AtomicBoolean once = new AtomicBoolean();
         CompletableFuture<ExecOutcome.Completed> b = new CompletableFuture<>();
         try (Sandbox sb = TestEngine.openReady(ws)) {
-            ProtectedScan.betweenMoveAndRestore = () -> {
-                if (once.compareAndSet(false, true)) {
-                    CompletableFuture.runAsync(() -> b.complete(TestEngine.bash(sb, ws, B.formatted("config/prod.env"),
-                            "run-b", "call-b", Duration.ofSeconds(30))));
-                    hold();
-                }
-            };
+            AtomicBoolean once = LinkPutBackWindowTest.startInWindow(sb, ws, B.formatted("config/prod.env"), b);
             SandboxProcess l = TestEngine.longLived(sb, ws, "sleep 0.5; printf 'EVIL\\n' > x; mv -f x .env; exit 0",
                     "run-a", "call-repl", Duration.ofSeconds(30));
             l.waitFor();
@@ -91,16 +76,9 @@ class LinkWindowRedTeamTest {
         Path target = ws.resolve("config/prod.env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
-        AtomicBoolean once = new AtomicBoolean();
         CompletableFuture<ExecOutcome.Completed> b = new CompletableFuture<>();
         try (Sandbox sb = TestEngine.openReady(ws)) {
-            ProtectedScan.betweenMoveAndRestore = () -> {
-                if (once.compareAndSet(false, true)) {
-                    CompletableFuture.runAsync(() -> b.complete(TestEngine.bash(sb, ws, B.formatted("config/prod.env"),
-                            "run-b", "call-b", Duration.ofSeconds(30))));
-                    hold();
-                }
-            };
+            AtomicBoolean once = LinkPutBackWindowTest.startInWindow(sb, ws, B.formatted("config/prod.env"), b);
             var a = TestEngine.bash(sb, ws, "printf 'EVIL\\n' > x; mv -f x .env; echo a", "run-a", "call-a",
                     Duration.ofSeconds(30));
             var rb = b.get(30, TimeUnit.SECONDS);
@@ -124,23 +102,13 @@ class LinkWindowRedTeamTest {
     @ParameterizedTest(name = "warm={0}")
     @ValueSource(booleans = {true, false})
     void hopPutBackWindow(boolean warm) throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("hop-" + warm)).toRealPath();
-        Path target = Files.createDirectories(ws.resolve("envs")).resolve("prod.env");
-        Files.writeString(target, "API=orig\n");
-        Files.createSymbolicLink(ws.resolve("conf"), Path.of("envs"));
-        Files.createSymbolicLink(ws.resolve(".env"), Path.of("conf/prod.env"));
+        Path ws = hopWorkspace(tmp.resolve("hop-" + warm));
+        Path target = ws.resolve("envs/prod.env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
-        AtomicBoolean once = new AtomicBoolean();
         CompletableFuture<ExecOutcome.Completed> b = new CompletableFuture<>();
         try (Sandbox sb = TestEngine.openReady(ws)) {
-            ProtectedScan.betweenMoveAndRestore = () -> {
-                if (once.compareAndSet(false, true)) {
-                    CompletableFuture.runAsync(() -> b.complete(TestEngine.bash(sb, ws, B.formatted("envs/prod.env"),
-                            "run-b", "call-b", Duration.ofSeconds(30))));
-                    hold();
-                }
-            };
+            AtomicBoolean once = LinkPutBackWindowTest.startInWindow(sb, ws, B.formatted("envs/prod.env"), b);
             var a = TestEngine.bash(sb, ws, "rm conf; mkdir conf; printf 'EVIL\\n' > conf/prod.env; sleep 1; echo a",
                     "run-a", "call-a", Duration.ofSeconds(30));
             var rb = b.get(30, TimeUnit.SECONDS);
@@ -161,11 +129,8 @@ class LinkWindowRedTeamTest {
     @ParameterizedTest(name = "warm={0}")
     @ValueSource(booleans = {true, false})
     void hopReplacedByALongLivedProcess(boolean warm) throws Exception {
-        Path ws = Files.createDirectories(tmp.resolve("hopll-" + warm)).toRealPath();
-        Path target = Files.createDirectories(ws.resolve("envs")).resolve("prod.env");
-        Files.writeString(target, "API=orig\n");
-        Files.createSymbolicLink(ws.resolve("conf"), Path.of("envs"));
-        Files.createSymbolicLink(ws.resolve(".env"), Path.of("conf/prod.env"));
+        Path ws = hopWorkspace(tmp.resolve("hopll-" + warm));
+        Path target = ws.resolve("envs/prod.env");
         boolean was = NativeEngine.warmDefault;
         NativeEngine.warmDefault = warm;
         try (Sandbox sb = TestEngine.openReady(ws)) {
@@ -298,17 +263,11 @@ class LinkWindowRedTeamTest {
         Path ws = LinkPutBackWindowTest.linkedWorkspace(tmp.resolve("llwin"));
         Path target = ws.resolve("config/prod.env");
         Path env = ws.resolve(".env");
-        AtomicBoolean once = new AtomicBoolean();
         CompletableFuture<SandboxProcess> b = new CompletableFuture<>();
         try (Sandbox sb = TestEngine.openReady(ws)) {
-            ProtectedScan.betweenMoveAndRestore = () -> {
-                if (once.compareAndSet(false, true)) {
-                    CompletableFuture.runAsync(() -> b.complete(TestEngine.longLived(sb, ws,
-                            "sleep 2.5; (echo PWNED > .env) 2>/dev/null || echo refused > out", "run-b", "call-b",
-                            Duration.ofSeconds(30))));
-                    hold();
-                }
-            };
+            LinkPutBackWindowTest.inWindowOnce(() -> b.complete(TestEngine.longLived(sb, ws,
+                    "sleep 2.5; (echo PWNED > .env) 2>/dev/null || echo refused > out", "run-b", "call-b",
+                    Duration.ofSeconds(30))));
             TestEngine.bash(sb, ws, "printf 'EVIL\\n' > x; mv -f x .env; sleep 1; echo a", "run-a", "call-a",
                     Duration.ofSeconds(30));
             SandboxProcess l = b.get(30, TimeUnit.SECONDS);
@@ -319,5 +278,14 @@ class LinkWindowRedTeamTest {
         } finally {
             ProtectedScan.betweenMoveAndRestore = () -> { };
         }
+    }
+
+    /** A workspace whose {@code .env -> conf/prod.env} runs through a hop, {@code conf -> envs}, to {@code API=orig}. */
+    private static Path hopWorkspace(Path dir) throws java.io.IOException {
+        Path ws = Files.createDirectories(dir).toRealPath();
+        Files.writeString(Files.createDirectories(ws.resolve("envs")).resolve("prod.env"), "API=orig\n");
+        Files.createSymbolicLink(ws.resolve("conf"), Path.of("envs"));
+        Files.createSymbolicLink(ws.resolve(".env"), Path.of("conf/prod.env"));
+        return ws;
     }
 }
