@@ -242,16 +242,18 @@ final class ProtectedScan {
         java.util.TreeSet<String> layout = new java.util.TreeSet<>();
         Set<Path> literals = new HashSet<>(denyLiterals);
         Path ws = p.workspace();
+        // most literals are absent: their parents are listed once instead of an lstat that throws for each
+        Presence present = new Presence();
         for (Path lit : denyLiterals) {
             // with its identity, as for the protected files below: a literal the host replaced (an editor's save of a
             // protected link's target, now a literal; the human's `git config` renaming a new .git/config in) takes the
             // bind over it out of a warm shell's mount namespace (red team on 42a59a3: the target was writable there)
-            Object id = fileKeyOrNull(lit);
+            Object id = present.exists(lit) ? fileKeyOrNull(lit) : null;
             if (id != null && !mountPoint.test(lit)) {
                 layout.add("L " + lit + " " + id);
             }
         }
-        Map<Path, GitEntry> git = gitState(ws);
+        Map<Path, GitEntry> git = gitState(ws, present);
         if (!Files.isDirectory(ws)) {
             return new Snapshot(out, TreeDigest.sha256(String.join("\n", layout)), git);
         }
@@ -327,11 +329,17 @@ final class ProtectedScan {
     }
 
     /** The workspace's {@code .git} entry itself and its {@code commondir}: what redirects host git elsewhere. */
-    static Map<Path, GitEntry> gitState(Path ws) {
+    static Map<Path, GitEntry> gitState(Path ws, Presence present) {
         Map<Path, GitEntry> m = new java.util.LinkedHashMap<>();
         Path dotGit = ws.resolve(".git");
-        m.put(dotGit, gitEntry(dotGit));
         Path commondir = dotGit.resolve("commondir");
+        if (!present.exists(dotGit)) {
+            // a workspace without a repository (asked of the listing the literals were looked up in)
+            m.put(dotGit, new GitEntry('A', null, null));
+            m.put(commondir, new GitEntry('A', null, null));
+            return m;
+        }
+        m.put(dotGit, gitEntry(dotGit));
         m.put(commondir, Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS) ? gitEntry(commondir)
                 : new GitEntry('A', null, null));
         return m;

@@ -63,6 +63,8 @@ final class ProtectedWatch implements AutoCloseable {
     private record Dir(Path path, Object fileKey) {}
 
     /** Names whose appearance may complete a repository layout host git would obey (E-A). */
+    /** Events of one key from which its directory is listed once instead of an lstat per event (see handle). */
+    private static final int BATCH = 4;
     private static final Set<String> REPO_NAMES = Set.of("HEAD", "commondir", "objects", "refs", ".git");
 
     /** Test hook: fails every registration from the n-th on with the watch-limit error (0: never). */
@@ -313,7 +315,11 @@ final class ProtectedWatch implements AutoCloseable {
         // a watched dir moved away keeps its watch (and its old path here): its events are re-read at that path
         // (harmless: the disk decides), but they are not "created" records for whatever now lives there
         boolean current = dir != null && sameDir(dir);
-        for (WatchEvent<?> ev : key.pollEvents()) {
+        List<WatchEvent<?>> events = key.pollEvents();
+        // a batch (a warm command's two dozen placeholders moved in or out) is looked up in one listing of the dir
+        // (Presence): an lstat of each path throws for every absent one
+        Presence present = events.size() >= BATCH ? new Presence() : null;
+        for (WatchEvent<?> ev : events) {
             if (ev.kind() == StandardWatchEventKinds.OVERFLOW) {
                 overflowSeq = seq.incrementAndGet();
                 distrust();
@@ -339,7 +345,7 @@ final class ProtectedWatch implements AutoCloseable {
             if (current && guarded.contains(p)) {
                 onGuarded.accept(p);
             }
-            refresh(p, current && ev.kind() == StandardWatchEventKinds.ENTRY_CREATE);
+            refresh(p, current && ev.kind() == StandardWatchEventKinds.ENTRY_CREATE, present);
         }
         if (!key.reset()) {
             Dir gone = dirs.remove(key);
@@ -369,11 +375,15 @@ final class ProtectedWatch implements AutoCloseable {
         distrust(); // events arrive faster than they can be applied: walk instead
     }
 
-    /** Re-reads {@code p} from the disk and brings the index (and the watches below it) in line with it. */
-    private void refresh(Path p, boolean created) {
+    /**
+     * Re-reads {@code p} from the disk and brings the index (and the watches below it) in line with it; {@code present}
+     * (null: none) says first whether anything stands there, from one listing of the dir for a batch of events.
+     */
+    private void refresh(Path p, boolean created, Presence present) {
         BasicFileAttributes a;
         try {
-            a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            a = present != null && !present.exists(p) ? null
+                    : Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             a = null;
         } catch (IOException e) {

@@ -322,6 +322,7 @@ final class SrtMountPoints {
      */
     private Map<Path, Boolean> nodes(Collection<Path> deniedPaths, Set<Path> absent) {
         Map<Path, Boolean> mine = new java.util.LinkedHashMap<>();
+        Presence present = new Presence();
         for (Path raw : deniedPaths) {
             Path d = raw.toAbsolutePath().normalize();
             Path root = rootOf(d);
@@ -329,7 +330,7 @@ final class SrtMountPoints {
                 continue;
             }
             denied.add(d);
-            Path first = firstMissing(root, d, absent);
+            Path first = firstMissing(root, d, absent, present);
             if (first != null) {
                 mine.merge(first, !first.equals(d), Boolean::logicalOr);
             }
@@ -447,11 +448,11 @@ final class SrtMountPoints {
     }
 
     /** The first component of {@code d} below {@code root} that is absent or one of the placeholders placed. */
-    private Path firstMissing(Path root, Path d, Set<Path> absent) {
+    private Path firstMissing(Path root, Path d, Set<Path> absent, Presence present) {
         Path acc = root;
         for (Path part : root.relativize(d)) {
             acc = acc.resolve(part);
-            if (!Files.exists(acc, LinkOption.NOFOLLOW_LINKS)) {
+            if (!present.exists(acc)) {
                 absent.add(acc);
                 return acc;
             }
