@@ -848,6 +848,13 @@ final class NativeEngine implements AutoCloseable {
         return shellsByWrap.size();
     }
 
+    /** The run's warm shell now, or null (tests: its control group slot). */
+    WarmShell warmShell(String runId) {
+        synchronized (shells) {
+            return shells.get(runId == null ? "" : runId);
+        }
+    }
+
     /** Why commands do not use a warm shell here, or null when they do. */
     String warmState() {
         return !warm ? WARM_OFF : warmOff != null ? "unavailable, per-command sandboxes: "

@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -16,12 +17,11 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -77,7 +77,12 @@ final class WarmShell implements AutoCloseable {
     private final AtomicBoolean busy = new AtomicBoolean();
     private final StringBuilder stderr = new StringBuilder();
     private volatile String broken;
-    private volatile Set<String> baseline = Set.of();
+    /**
+     * The sandbox's processes when the shell became ready, each with its {@code /proc/<pid>/stat} held open since: a
+     * read of that descriptor succeeds only while that very process exists (a pid reused by another process reads
+     * ESRCH through it), so the check after each sweep reads one held descriptor per process.
+     */
+    private volatile Map<Long, RandomAccessFile> baseline = Map.of();
     private volatile String layout = "";
     private long nextId = 1;
 
@@ -134,7 +139,7 @@ final class WarmShell implements AutoCloseable {
             s.kill();
             throw new IOException("warm shell did not start: " + why + s.stderrTail());
         }
-        s.baseline = s.members();
+        s.baseline = s.hold();
         // its first command's process, forked while the engine finishes starting the shell
         s.forkAhead();
         return s;
@@ -395,49 +400,63 @@ final class WarmShell implements AutoCloseable {
 
     /**
      * The host's own check after the server's sweep: the processes of the sandbox now are exactly those present at
-     * ready (pid and start time). Anything else is killed here and makes the shell doubtful.
+     * ready (the same processes, not only the same pids). Anything else is killed here and makes the shell doubtful.
      */
-    private String verifySwept() {
-        Set<String> extra = new HashSet<>(members());
-        extra.removeAll(baseline);
-        // a process the sweep killed may not be reaped yet: one whose every thread exited runs nothing
-        extra.removeIf(m -> Freezer.gone(Long.parseLong(m.substring(0, m.indexOf('@')))));
+    String verifySwept() {
+        List<Long> extra = new ArrayList<>();
+        byte[] buf = new byte[64];
+        Map<Long, RandomAccessFile> ready = baseline;
+        for (long pid : members()) {
+            RandomAccessFile held = ready.get(pid);
+            // a process the sweep killed may not be reaped yet: one whose every thread exited runs nothing
+            if ((held == null || !lives(held, buf)) && !Freezer.gone(pid)) {
+                extra.add(pid);
+            }
+        }
         if (extra.isEmpty()) {
             return null;
         }
-        for (String m : extra) {
-            ProcessHandle.of(Long.parseLong(m.substring(0, m.indexOf('@')))).ifPresent(ProcessHandle::destroyForcibly);
+        for (long pid : extra) {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         }
         return extra.size() + " process(es) were still in the sandbox after the warm shell's sweep";
     }
 
-    /** The sandbox's processes as {@code pid@start}: its control group's, else the server process tree's. */
-    private Set<String> members() {
-        Set<String> out = new HashSet<>();
+    /** The sandbox's processes: its control group's, else the server process tree's. */
+    private List<Long> members() {
         List<Long> group = slot.members();
-        if (group != null) {
-            for (long pid : group) {
-                out.add(ident(pid));
+        return group != null ? group : Freezer.tree(process.toHandle()).stream().map(ProcessHandle::pid).toList();
+    }
+
+    /** Each process of the sandbox now, with its {@code /proc/<pid>/stat} opened (see {@link #baseline}). */
+    private Map<Long, RandomAccessFile> hold() {
+        Map<Long, RandomAccessFile> out = new java.util.HashMap<>();
+        for (long pid : members()) {
+            try {
+                out.put(pid, heldStat(pid));
+            } catch (IOException e) {
+                // gone already: not part of the sandbox any more
             }
-        } else {
-            Freezer.tree(process.toHandle()).forEach(h -> out.add(ident(h.pid())));
         }
-        out.removeIf(m -> m.endsWith("@?"));
         return out;
     }
 
+    /** {@code /proc/<pid>/stat} opened, to be read with {@link #lives} for as long as the process is wanted. */
+    static RandomAccessFile heldStat(long pid) throws IOException {
+        // not a FileChannel: an interrupt of a thread reading one closes it for good
+        return new RandomAccessFile("/proc/" + pid + "/stat", "r");
+    }
+
     /**
-     * {@code pid@start}, the start time in clock ticks since boot from {@code /proc/<pid>/stat} (field 22; "?" when it
-     * cannot be read): one small read, where {@link ProcessHandle#info} reads several files per process.
+     * Whether the process whose stat {@code held} is still exists: procfs answers a read through the descriptor from
+     * the process it was opened for, and once that one is reaped with ESRCH (its pid taken by another process or not).
      */
-    private static String ident(long pid) {
+    static boolean lives(RandomAccessFile held, byte[] buf) {
         try {
-            String s = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"),
-                    StandardCharsets.ISO_8859_1);
-            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ", 21);
-            return pid + "@" + f[19];
-        } catch (IOException | RuntimeException e) {
-            return pid + "@?"; // gone (or unreadable): left out below, as before
+            held.seek(0);
+            return held.read(buf) > 0;
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -572,6 +591,13 @@ final class WarmShell implements AutoCloseable {
         }
         ProcessRunner.killGroup(process, "KILL");
         slot.release();
+        for (RandomAccessFile c : baseline.values()) {
+            try {
+                c.close();
+            } catch (IOException ignored) {
+                // closing a procfs read descriptor
+            }
+        }
         try {
             process.waitFor(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
