@@ -99,6 +99,16 @@ function ours(p) {
   return ns !== null && ns.length >= DEPTH ? ns[DEPTH - 1] : null;
 }
 const baseline = new Map();
+// each baseline process's /proc/<pid>/stat, held open since ready: a read through it succeeds only while that very
+// process exists (once it is reaped it reads ESRCH, whoever has its pid now), so the sweep reads one descriptor for
+// each of them instead of opening and parsing its stat
+const held = new Map();
+const heldBuf = Buffer.alloc(64);
+function stillThere(p) {
+  const fd = held.get(p);
+  if (fd === undefined) return false;
+  try { return fs.readSync(fd, heldBuf, 0, heldBuf.length, 0) > 0; } catch (e) { return false; }
+}
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
 // A process runs nothing only when every thread of it has exited: a leader that ended with SYS_exit (not exit_group)
@@ -134,6 +144,7 @@ function sweep() {
   for (let round = 0; round < 400; round++) {
     const extra = [];
     for (const p of pids()) {
+      if (stillThere(p)) continue; // present at ready
       const id = ident(p);
       if (id === null || ((id.state === 'Z' || id.state === 'X') && dead(p))) continue; // gone: runs nothing
       if (baseline.get(p) === id.start) continue;
@@ -450,7 +461,9 @@ function bindMarks(all, done) {
 
 for (const p of pids()) {
   const id = ident(p);
-  if (id !== null) baseline.set(p, id.start);
+  if (id === null) continue;
+  baseline.set(p, id.start);
+  try { held.set(p, fs.openSync('/proc/' + p + '/stat', 'r')); } catch (e) { /* gone: its start time decides */ }
 }
 
 let busy = false;

@@ -231,6 +231,9 @@ class WarmShellTest {
         // used to take /proc's outer pid numbers inside apply-seccomp's inner pid namespace, failed, and the shell was
         // killed from outside with the call reported as 137 — red team round 2)
         assertEquals(0, first.exitCode(), first.stderr());
+        // not the host's check after it (WarmShell.verifySwept, which would kill them too and then replace the shell)
+        assertTrue(first.violations().stream().noneMatch(v -> v.reason() != null
+                && v.reason().contains("warm shell was stopped")), first.violations().toString());
         // inside: the next command of the same run sees none of them
         var next = bash(run, "look", "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done");
         assertFalse(next.stdout().contains(tag), "a process of the previous command is alive:\n" + next.stdout());
