@@ -29,8 +29,12 @@ import java.util.Set;
 final class Presence {
     /** Entries past which a directory is not listed (each path in it is then looked up on its own). */
     static final int CAP = 256;
-    /** Per parent asked about: its entries' names, or null when it is answered per path. */
-    private final Map<Path, Set<String>> listed = new HashMap<>();
+    /**
+     * Per parent asked about: its entries' names, or null when it is answered per path. Names as paths, never strings:
+     * a path compares its bytes, while two names that are not valid UTF-8 can decode to one string (stop 33's red team:
+     * {@code a\xff} deleted beside {@code a\xfe} was taken for present).
+     */
+    private final Map<Path, Set<Path>> listed = new HashMap<>();
 
     /** Whether an entry stands at {@code p} (not following a final link). */
     boolean exists(Path p) {
@@ -39,7 +43,7 @@ final class Presence {
         if (parent == null || name == null) {
             return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
         }
-        Set<String> names;
+        Set<Path> names;
         if (listed.containsKey(parent)) {
             names = listed.get(parent);
         } else {
@@ -48,18 +52,18 @@ final class Presence {
             names = up != null && listed.get(up) != null && !exists(parent) ? Set.of() : list(parent);
             listed.put(parent, names);
         }
-        return names == null ? Files.exists(p, LinkOption.NOFOLLOW_LINKS) : names.contains(name.toString());
+        return names == null ? Files.exists(p, LinkOption.NOFOLLOW_LINKS) : names.contains(name);
     }
 
     /** The names in {@code dir}; empty when it is absent or no directory; null when it has more than CAP or fails. */
-    static Set<String> list(Path dir) {
-        Set<String> out = new HashSet<>();
+    static Set<Path> list(Path dir) {
+        Set<Path> out = new HashSet<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path e : ds) {
                 if (out.size() == CAP) {
                     return null;
                 }
-                out.add(e.getFileName().toString());
+                out.add(e.getFileName());
             }
             return out;
         } catch (NoSuchFileException | NotDirectoryException e) {

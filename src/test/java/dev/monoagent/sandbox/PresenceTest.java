@@ -1,8 +1,10 @@
 package dev.monoagent.sandbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -45,6 +47,27 @@ class PresenceTest {
         for (Path a : asked) {
             assertEquals(Files.exists(a, LinkOption.NOFOLLOW_LINKS), p.exists(a), a + " (again)");
         }
+    }
+
+    /**
+     * Names that are not valid UTF-8 decode alike ({@code a\xff}, {@code a\xfe}: both "a\uFFFD"), so they are told
+     * apart by their bytes (stop 33's red team: the deleted one was taken for present).
+     */
+    @Test
+    void namesThatAreNotUtf8AreToldApartByTheirBytes() throws Exception {
+        Path d = Files.createDirectories(dir.resolve("raw"));
+        Process p = new ProcessBuilder("bash", "-c", "touch $'a\\xff' $'a\\xfe'").directory(d.toFile()).start();
+        assertEquals(0, p.waitFor());
+        List<Path> both;
+        try (var s = Files.list(d)) {
+            both = s.toList();
+        }
+        assertEquals(2, both.size(), both.toString());
+        assertEquals(both.get(0).toString(), both.get(1).toString(), "both decode to one string");
+        Files.delete(both.get(0));
+        Presence present = new Presence();
+        assertFalse(present.exists(both.get(0)), "the deleted one");
+        assertTrue(present.exists(both.get(1)), "the one left");
     }
 
     @Test
