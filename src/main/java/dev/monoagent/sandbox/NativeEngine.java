@@ -433,6 +433,14 @@ final class NativeEngine implements AutoCloseable {
             reinit();
             before = scan();
         }
+        Path unnamed = unnameable(before);
+        if (unnamed != null) {
+            // srt's configuration and the warm server's requests are text: srt would be told to protect another path
+            // and this one would be writable (stop 33's red team wrote a human's sub\xff/.vscode/settings.json)
+            throw new IOException("the protected path " + unnamed + " has a name that is not valid UTF-8 (shown with "
+                    + "\uFFFD for its bytes): the sandbox engine is configured in text and cannot be told to protect it, "
+                    + "so nothing runs while it is there; rename it, then run the command again");
+        }
         ProtectedWatch w = watch;
         if (w != null) {
             // this command's links and those of every command still running: one that started while a command's
@@ -442,6 +450,21 @@ final class NativeEngine implements AutoCloseable {
             w.guard(guarded);
         }
         return before;
+    }
+
+    /**
+     * A path to protect now (a deny literal, or a protected file, link or repository the scan found) whose name does
+     * not survive the text it is given to srt and the warm server in (a name that is not valid UTF-8), or null.
+     */
+    Path unnameable(ProtectedScan.Snapshot s) {
+        for (java.util.Collection<Path> c : List.of(denyLiterals, s.files().keySet(), s.repos())) {
+            for (Path p : c) {
+                if (!Path.of(p.toString()).equals(p)) {
+                    return p;
+                }
+            }
+        }
+        return null;
     }
 
     /**

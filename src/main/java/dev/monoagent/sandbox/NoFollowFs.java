@@ -41,7 +41,7 @@ final class NoFollowFs {
     /** Creates the empty file {@code name} in {@code dir} (opened with {@link #openDir}) with {@code perms}. */
     static void createEmpty(SecureDirectoryStream<Path> dir, Path name,
                             Set<java.nio.file.attribute.PosixFilePermission> perms) throws IOException {
-        dir.newByteChannel(Path.of(name.toString()), Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW,
+        dir.newByteChannel(name, Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW,
                 NOFOLLOW), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(perms)).close();
     }
 
@@ -186,7 +186,9 @@ final class NoFollowFs {
         Path at = abs.getRoot();
         try {
             for (Path part : abs) {
-                Path component = Path.of(part.toString());
+                // the component itself, its bytes as they are: Path.of(part.toString()) re-encodes a name that is not
+                // valid UTF-8 and opens another directory, or none (stop 33's red team: such a quarantine failed)
+                Path component = part;
                 at = at.resolve(component);
                 SecureDirectoryStream<Path> next;
                 try {
