@@ -453,8 +453,8 @@ final class NativeEngine implements AutoCloseable {
     }
 
     /**
-     * A path to protect now (a deny literal, or a protected file, link or repository the scan found) whose name does
-     * not survive the text it is given to srt and the warm server in (a name that is not valid UTF-8), or null.
+     * A path to protect now (a deny literal, or a protected file, link, link target or repository the scan found) whose
+     * name does not survive the text it is given to srt and the warm server in (a name that is not valid UTF-8), or null.
      */
     Path unnameable(ProtectedScan.Snapshot s) {
         for (java.util.Collection<Path> c : List.of(denyLiterals, s.files().keySet(), s.repos())) {
@@ -462,6 +462,24 @@ final class NativeEngine implements AutoCloseable {
                 if (!Path.of(p.toString()).equals(p)) {
                     return p;
                 }
+            }
+        }
+        // a protected link's target is protected by name too (srt resolves it, in text): read here by its bytes
+        for (Map.Entry<Path, ProtectedScan.Key> e : s.files().entrySet()) {
+            if (e.getValue().link() == null) {
+                continue;
+            }
+            try {
+                Path text = Files.readSymbolicLink(e.getKey());
+                if (!Path.of(text.toString()).equals(text)) {
+                    return e.getKey().resolveSibling(text);
+                }
+                Path real = e.getKey().toRealPath();
+                if (!Path.of(real.toString()).equals(real)) {
+                    return real;
+                }
+            } catch (IOException | UnsupportedOperationException gone) {
+                // no link there now, or it leads nowhere: nothing to name
             }
         }
         return null;

@@ -52,6 +52,22 @@ class UnnameableProtectedPathTest {
         }
     }
 
+    /** A protected link whose target's name is not valid UTF-8: its target is protected by name, so the same holds. */
+    @Test
+    void aProtectedLinkToSuchANameStopsCommandsToo() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws3")).toRealPath();
+        host(ws, "mkdir conf && echo 'S=1' > $'conf/prod\\xff.env' && ln -s $'conf/prod\\xff.env' .env");
+        try (TestEngine.Warm warm = TestEngine.openWarm(ws, new TestEngine.Events())) {
+            Sandbox sb = warm.sandbox();
+            var r = TestEngine.bash(sb, ws, "echo pwn >> .env; echo pwn >> $'conf/prod\\xff.env'; echo ran",
+                    "run-" + UUID.randomUUID(), "a", Duration.ofSeconds(60));
+            assertEquals("S=1\n", host(ws, "cat $'conf/prod\\xff.env'"), "the target was written: " + r.stdout()
+                    + r.stderr() + r.violations());
+            assertFalse(r.stdout().contains("ran"), "nothing runs: " + r.stdout());
+            assertTrue(r.stderr().contains("not valid UTF-8"), r.stderr());
+        }
+    }
+
     @Test
     void aProtectedFileTheAgentMakesBelowSuchANameIsQuarantined() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws2")).toRealPath();
