@@ -62,9 +62,9 @@ final class ProtectedWatch implements AutoCloseable {
     /** A watched directory: its path when registered and its identity (a swapped-in different dir is not it). */
     private record Dir(Path path, Object fileKey) {}
 
-    /** Names whose appearance may complete a repository layout host git would obey (E-A). */
     /** Events of one key from which its directory is listed once instead of an lstat per event (see handle). */
     private static final int BATCH = 4;
+    /** Names whose appearance may complete a repository layout host git would obey (E-A). */
     private static final Set<String> REPO_NAMES = Set.of("HEAD", "commondir", "objects", "refs", ".git");
 
     /** Test hook: fails every registration from the n-th on with the watch-limit error (0: never). */

@@ -402,7 +402,7 @@ final class WarmShell implements AutoCloseable {
      * The host's own check after the server's sweep: the processes of the sandbox now are exactly those present at
      * ready (the same processes, not only the same pids). Anything else is killed here and makes the shell doubtful.
      */
-    String verifySwept() {
+    private String verifySwept() {
         List<Long> extra = new ArrayList<>();
         byte[] buf = new byte[64];
         Map<Long, RandomAccessFile> ready = baseline;
@@ -448,8 +448,8 @@ final class WarmShell implements AutoCloseable {
     }
 
     /**
-     * Whether the process whose stat {@code held} is still exists: procfs answers a read through the descriptor from
-     * the process it was opened for, and once that one is reaped with ESRCH (its pid taken by another process or not).
+     * Whether the process {@code held} is the stat of still exists: procfs answers a read through the descriptor from
+     * the process it was opened for, and with ESRCH once that one is reaped (whether another process has its pid or not).
      */
     static boolean lives(RandomAccessFile held, byte[] buf) {
         try {
