@@ -455,27 +455,33 @@ final class NativeEngine implements AutoCloseable {
     /**
      * A path to protect now (a deny literal, or a protected file, link, link target or repository the scan found) whose
      * name does not survive the text it is given to srt and the warm server in (a name that is not valid UTF-8), or null.
+     * Checked on every command's start: no file system access unless a link's key shows a name that text could not
+     * carry.
      */
     Path unnameable(ProtectedScan.Snapshot s) {
-        for (java.util.Collection<Path> c : List.of(denyLiterals, s.files().keySet(), s.repos())) {
+        for (Collection<Path> c : List.of(denyLiterals, s.files().keySet(), s.repos())) {
             for (Path p : c) {
-                if (!Path.of(p.toString()).equals(p)) {
+                if (!inText(p)) {
                     return p;
                 }
             }
         }
-        // a protected link's target is protected by name too (srt resolves it, in text): read here by its bytes
+        // a protected link's target is protected by name too (srt resolves it, in text). The key's own text was decoded
+        // with U+FFFD for bytes that are not UTF-8, and resolving such text finds no target: only then is the link read
+        // again here, by its bytes
         for (Map.Entry<Path, ProtectedScan.Key> e : s.files().entrySet()) {
-            if (e.getValue().link() == null) {
+            ProtectedScan.Key k = e.getValue();
+            if (k.link() == null
+                    || k.real() != null && k.real().indexOf('\uFFFD') < 0 && k.link().indexOf('\uFFFD') < 0) {
                 continue;
             }
             try {
                 Path text = Files.readSymbolicLink(e.getKey());
-                if (!Path.of(text.toString()).equals(text)) {
+                if (!inText(text)) {
                     return e.getKey().resolveSibling(text);
                 }
                 Path real = e.getKey().toRealPath();
-                if (!Path.of(real.toString()).equals(real)) {
+                if (!inText(real)) {
                     return real;
                 }
             } catch (IOException | UnsupportedOperationException gone) {
@@ -483,6 +489,12 @@ final class NativeEngine implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** Whether {@code p} is the same path once written as text and read back (its name is valid UTF-8). */
+    static boolean inText(Path p) {
+        String t = p.toString();
+        return t.indexOf('\uFFFD') < 0 || Path.of(t).equals(p);
     }
 
     /**

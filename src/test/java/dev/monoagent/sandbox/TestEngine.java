@@ -118,6 +118,17 @@ public final class TestEngine {
                 .process();
     }
 
+    /**
+     * Runs {@code cmd} with the host's own bash in {@code dir} (outside any sandbox: the human's side; bash's $'..'
+     * quoting makes names of any bytes) and returns its output; fails unless it exits 0.
+     */
+    static String host(Path dir, String cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("bash", "-c", cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        org.junit.jupiter.api.Assertions.assertEquals(0, p.waitFor(), cmd + ": " + out);
+        return out;
+    }
+
     /** Runs a bash command in {@code dir} attributed to {@code runId}/{@code callId}; fails unless it ran. */
     static ExecOutcome.Completed bash(Sandbox sb, Path dir, String cmd, String runId, String callId,
                                       java.time.Duration timeout) {

@@ -21,18 +21,10 @@ class UnnameableProtectedPathTest {
     @TempDir
     Path tmp;
 
-    /** Runs {@code cmd} with the host's bash in {@code dir} (bash's $'..' quoting makes names of any bytes). */
-    static String host(Path dir, String cmd) throws Exception {
-        Process p = new ProcessBuilder("bash", "-c", cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), out);
-        return out;
-    }
-
     @Test
     void aProtectedPathWhoseNameIsNotUtf8StopsCommandsUntilItIsRenamed() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
-        host(ws, "mkdir -p $'sub\\xff/.vscode' && echo '{}' > $'sub\\xff/.vscode/settings.json'");
+        TestEngine.host(ws, "mkdir -p $'sub\\xff/.vscode' && echo '{}' > $'sub\\xff/.vscode/settings.json'");
         try (TestEngine.Warm warm = TestEngine.openWarm(ws, new TestEngine.Events())) {
             Sandbox sb = warm.sandbox();
             String run = "run-" + UUID.randomUUID();
@@ -41,9 +33,10 @@ class UnnameableProtectedPathTest {
             assertFalse(r.stdout().contains("ran"), "nothing runs: " + r.stdout());
             assertEquals(127, r.exitCode(), r.stderr());
             assertTrue(r.stderr().contains("not valid UTF-8") && r.stderr().contains("rename it"), r.stderr());
-            assertEquals("{}\n", host(ws, "cat $'sub\\xff/.vscode/settings.json'"), "the human's file is untouched");
+            assertEquals("{}\n", TestEngine.host(ws, "cat $'sub\\xff/.vscode/settings.json'"),
+                    "the human's file is untouched");
             // the human renames it: commands run again, and the file is protected under its new name
-            host(ws, "mv $'sub\\xff' sub-ff");
+            TestEngine.host(ws, "mv $'sub\\xff' sub-ff");
             var after = TestEngine.bash(sb, ws, "echo x >> sub-ff/.vscode/settings.json; echo ran", run, "b",
                     Duration.ofSeconds(60));
             assertTrue(after.stdout().contains("ran"), after.stdout() + after.stderr());
@@ -56,13 +49,13 @@ class UnnameableProtectedPathTest {
     @Test
     void aProtectedLinkToSuchANameStopsCommandsToo() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws3")).toRealPath();
-        host(ws, "mkdir conf && echo 'S=1' > $'conf/prod\\xff.env' && ln -s $'conf/prod\\xff.env' .env");
+        TestEngine.host(ws, "mkdir conf && echo 'S=1' > $'conf/prod\\xff.env' && ln -s $'conf/prod\\xff.env' .env");
         try (TestEngine.Warm warm = TestEngine.openWarm(ws, new TestEngine.Events())) {
             Sandbox sb = warm.sandbox();
             var r = TestEngine.bash(sb, ws, "echo pwn >> .env; echo pwn >> $'conf/prod\\xff.env'; echo ran",
                     "run-" + UUID.randomUUID(), "a", Duration.ofSeconds(60));
-            assertEquals("S=1\n", host(ws, "cat $'conf/prod\\xff.env'"), "the target was written: " + r.stdout()
-                    + r.stderr() + r.violations());
+            assertEquals("S=1\n", TestEngine.host(ws, "cat $'conf/prod\\xff.env'"), "the target was written: "
+                    + r.stdout() + r.stderr() + r.violations());
             assertFalse(r.stdout().contains("ran"), "nothing runs: " + r.stdout());
             assertTrue(r.stderr().contains("not valid UTF-8"), r.stderr());
         }
@@ -77,7 +70,8 @@ class UnnameableProtectedPathTest {
             var r = TestEngine.bash(sb, ws, "mkdir -p $'x\\xfe/.vscode' && echo pwn > $'x\\xfe/.vscode/tasks.json'; "
                     + "echo made", run, "a", Duration.ofSeconds(60));
             assertTrue(r.stdout().contains("made"), r.stdout() + r.stderr());
-            assertEquals("absent\n", host(ws, "test -e $'x\\xfe/.vscode/tasks.json' && echo present || echo absent"),
+            assertEquals("absent\n",
+                    TestEngine.host(ws, "test -e $'x\\xfe/.vscode/tasks.json' && echo present || echo absent"),
                     "left on the host: " + r.violations());
             assertTrue(r.violations().stream().anyMatch(v -> v.reason() != null && v.reason().contains("moved to")),
                     r.violations().toString());
