@@ -244,7 +244,8 @@ public final class AgentRuns {
                 String modelText = recall(runId, prompt);
                 items.add(new Item.UserText(modelText));
                 List<Tools.Spec> specs = tools.list();
-                String instructions = SystemPrompt.build(service.workspace(), service.sandboxStatus(),
+                String instructions = SystemPrompt.build(service.workspace(), service.config().trust().instructions(),
+                        service.sandboxStatus(),
                         service.policy(), specs);
                 ContextWindow window = new ContextWindow(
                         (long) cfg.context().maxTokens() - cfg.context().reserveTokens(),

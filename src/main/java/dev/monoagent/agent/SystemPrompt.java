@@ -3,15 +3,13 @@ package dev.monoagent.agent;
 import dev.monoagent.sandbox.Policy;
 import dev.monoagent.sandbox.SandboxStatus;
 import dev.monoagent.tools.Tools;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The system prompt of a run: built-in guardrails, then the workspace's {@code IDENTITY.md} (and {@code SOUL.md}),
+ * The system prompt of a run: built-in guardrails, then the workspace's {@code IDENTITY.md} (and {@code SOUL.md}) as
+ * the reviewer accepted them,
  * then a session block stating what is really in force (workspace, the sandbox as it is now, the tools offered).
  * Recalled memory never goes here: it is appended to the user message of its turn.
  */
@@ -34,10 +32,15 @@ final class SystemPrompt {
 
     private SystemPrompt() {}
 
-    static String build(Path workspace, SandboxStatus sandbox, Policy policy, List<Tools.Spec> tools) {
+    /**
+     * @param instructions the accepted instruction files by name ({@link dev.monoagent.config.WorkspaceTrust}): the
+     *                     exact text the reviewer accepted; a file that waits for acceptance is not here
+     */
+    static String build(Path workspace, Map<String, String> instructions, SandboxStatus sandbox, Policy policy,
+                        List<Tools.Spec> tools) {
         StringBuilder sb = new StringBuilder(GUARDRAILS).append("\n");
-        for (String name : List.of("IDENTITY.md", "SOUL.md")) {
-            String text = identity(workspace.resolve(name));
+        for (String name : dev.monoagent.config.ConfigLoader.INSTRUCTION_FILES) {
+            String text = cut(instructions.get(name));
             if (text != null && !text.isBlank()) {
                 sb.append("\n# ").append(name).append(" (the agent's role, written by its owner)\n")
                         .append(text.strip()).append("\n");
@@ -71,16 +74,8 @@ final class SystemPrompt {
         return sb.toString();
     }
 
-    /** The file's text, cut to {@link #MAX_IDENTITY_CHARS}; null when absent, unreadable or a symlink. */
-    private static String identity(Path f) {
-        if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-            return null;
-        }
-        try {
-            String s = Files.readString(f, StandardCharsets.UTF_8);
-            return s.length() <= MAX_IDENTITY_CHARS ? s : s.substring(0, MAX_IDENTITY_CHARS) + "\n[…cut]";
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+    /** The text cut to {@link #MAX_IDENTITY_CHARS}; null stays null. */
+    private static String cut(String s) {
+        return s == null || s.length() <= MAX_IDENTITY_CHARS ? s : s.substring(0, MAX_IDENTITY_CHARS) + "\n[…cut]";
     }
 }

@@ -2,6 +2,7 @@ package dev.monoagent.cli;
 
 import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.ConfigLoader;
+import dev.monoagent.config.ConfigView;
 import dev.monoagent.config.LoadedConfig;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -18,7 +19,28 @@ public final class ConfigOptions {
         return new ConfigLoader.Options(ctx.cwd(), config, envFile, ctx.env());
     }
 
+    /** Loads the config and says on stderr, in one line each, what the workspace is held back from and how weak
+     * the sandbox in effect is, when either applies. */
     LoadedConfig load(CliContext ctx) throws ConfigException {
+        LoadedConfig lc = ConfigLoader.load(options(ctx));
+        notices(ctx, lc);
+        return lc;
+    }
+
+    /** Loads the config without printing anything. */
+    LoadedConfig loadQuietly(CliContext ctx) throws ConfigException {
         return ConfigLoader.load(options(ctx));
+    }
+
+    /** The trust notice and the weaker-sandbox warning for {@code lc}, on stderr. */
+    static void notices(CliContext ctx, LoadedConfig lc) {
+        String notice = lc.trust().notice();
+        if (notice != null) {
+            ctx.err().println("mono-agent: " + notice);
+        }
+        String weaker = ConfigView.weakerWarning(lc);
+        if (weaker != null) {
+            ctx.err().println(weaker);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.monoagent.cli;
 
 import dev.monoagent.config.ConfigException;
+import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.EnvVars;
 import dev.monoagent.config.Scaffold;
 import java.io.IOException;
@@ -65,6 +66,7 @@ final class InitCommand implements Callable<Integer> {
         }
         Scaffold.apply(plan);
         ctx.out().println("Initialized agent folder " + ws + ".");
+        acceptWhatInitWrote(ws, plan);
         if (model == null) {
             // no preset carries a model: say plainly that start will refuse, and how to fix it in one command
             ctx.out().println("No model set (runtime.model): mono-agent start refuses until one is. Set it with "
@@ -74,5 +76,37 @@ final class InitCommand implements Callable<Integer> {
             ctx.out().println("Next: mono-agent sandbox status, then mono-agent validate --preset code-sandbox.");
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * The files init just wrote hold the reviewer's own choices (their flags and the preset they named): the settings
+     * in them are accepted, exactly as written. Anything else in the workspace (its .env, a kept IDENTITY.md) still
+     * waits, and is named.
+     */
+    private void acceptWhatInitWrote(Path ws, List<Scaffold.Action> plan) throws IOException {
+        java.util.Set<String> written = new java.util.HashSet<>();
+        for (Scaffold.Action a : plan) {
+            if (a.kind() == Scaffold.Action.Kind.CREATE || a.kind() == Scaffold.Action.Kind.OVERWRITE) {
+                written.add(a.path().getFileName().toString());
+            }
+        }
+        dev.monoagent.config.WorkspaceTrust trust;
+        try {
+            trust = ConfigLoader.load(new ConfigLoader.Options(ws, null, null, ctx.env())).trust();
+        } catch (ConfigException e) {
+            if (e.trust() == null) {
+                return;
+            }
+            trust = e.trust();
+        }
+        List<dev.monoagent.config.TrustItem> ours = trust.pending().stream()
+                .filter(i -> written.contains(i.source())).toList();
+        ConfigLoader.accept(ctx.env(), ws, new dev.monoagent.config.WorkspaceTrust(ours, List.of(), java.util.Map.of()));
+        List<dev.monoagent.config.TrustItem> rest = trust.pending().stream()
+                .filter(i -> !written.contains(i.source())).toList();
+        if (!rest.isEmpty()) {
+            ctx.err().println("mono-agent: " + new dev.monoagent.config.WorkspaceTrust(rest, List.of(),
+                    java.util.Map.of()).notice());
+        }
     }
 }

@@ -28,7 +28,8 @@ public final class MonoAgentCli {
                     ConfigCommand.class, PresetsCommand.class, ToolsCommand.class, SandboxCommand.class,
                     InstanceCommands.Start.class, InstanceCommands.Stop.class, InstanceCommands.Restart.class,
                     InstanceCommands.Status.class, InstanceCommands.Logs.class, AuthCommand.class,
-                    MemoryCommand.class, RunsCommand.class, WorkbenchCommand.class, RunCommand.class})
+                    MemoryCommand.class, RunsCommand.class, WorkbenchCommand.class, RunCommand.class,
+                    TrustCommand.class})
     static final class Root implements Runnable {
         @Spec
         CommandSpec spec;

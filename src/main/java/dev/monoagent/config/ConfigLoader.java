@@ -23,9 +23,15 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Loads the configuration once: JSON file, then {@code .env}, then exported env vars on top
- * (exported &gt; {@code .env} &gt; JSON &gt; default; {@code KEY=} counts as unset), binds it onto the records and
- * validates it. Every problem is reported with the field (or env var) it concerns.
+ * Loads the configuration once: the reviewer's user-level config, the JSON file, then {@code .env}, then exported env
+ * vars on top (exported &gt; {@code .env} &gt; JSON &gt; user config &gt; default; {@code KEY=} counts as unset), binds it
+ * onto the records and validates it. Every problem is reported with the field (or env var) it concerns.
+ *
+ * <p>The workspace's own files (its JSON, its {@code .env}, {@code IDENTITY.md}, {@code SOUL.md}) are attacker input:
+ * the configuration is bound twice, once from the reviewer's sources alone and once with the workspace's, and every
+ * workspace value that would widen the sandbox, send a credential or become instructions ({@link TrustRules}) is put
+ * back to the reviewer's value unless its exact digest was accepted ({@link TrustStore}). What was held back is in
+ * {@link LoadedConfig#trust()}.
  */
 public final class ConfigLoader {
     public static final String CONFIG_FILE = "mono-agent.config.json";
@@ -84,6 +90,7 @@ public final class ConfigLoader {
         if (Files.isDirectory(configPath)) {
             throw new ConfigException("--config", configPath + " is a directory, not a config file.");
         }
+        Path userRoot = UserConfigRoot.of(o.processEnv(), Path.of(System.getProperty("user.home")));
 
         Map<String, String> dotenv = Map.of();
         Path envFile = null;
@@ -98,54 +105,304 @@ public final class ConfigLoader {
             envFile = workspace.resolve(".env");
             dotenv = DotEnv.read(envFile);
         }
+        // the workspace's own files are attacker input until accepted; a file the reviewer named outside it is theirs
+        boolean envFromWorkspace = envFile != null && inside(envFile, workspace);
+        boolean jsonFromWorkspace = inside(configPath, workspace);
 
-        Map<String, String> env = new HashMap<>(dotenv);
-        for (Map.Entry<String, String> e : o.processEnv().entrySet()) {
-            if (!e.getValue().isEmpty() || !dotenv.containsKey(e.getKey())) {
-                env.put(e.getKey(), e.getValue());
-            }
+        Path userFile = userRoot.resolve(UserConfigRoot.USER_CONFIG_FILE);
+        ObjectNode userJson = Files.isRegularFile(userFile) ? readJson(userFile)
+                : JsonNodeFactory.instance.objectNode();
+        boolean exists = Files.isRegularFile(configPath);
+        ObjectNode fileJson = exists ? readJson(configPath) : JsonNodeFactory.instance.objectNode();
+        ObjectNode full = userJson.deepCopy();
+        merge(full, fileJson);
+        ObjectNode reviewer = userJson.deepCopy();
+        if (!jsonFromWorkspace) {
+            merge(reviewer, fileJson);
         }
 
-        boolean exists = Files.isRegularFile(configPath);
-        ObjectNode root = exists ? readJson(configPath) : JsonNodeFactory.instance.objectNode();
-
         Map<String, Source> provenance = new LinkedHashMap<>();
-        markJson(root, "", provenance);
+        markJson(userJson, "", Source.USER, provenance);
+        markJson(fileJson, "", Source.JSON, provenance);
         Map<String, String> envNameOf = new HashMap<>();
         for (EnvVars.Binding b : EnvVars.BINDINGS) {
             String exported = o.processEnv().get(b.env());
             String fromFile = dotenv.get(b.env());
-            String value;
-            Source src;
             if (exported != null && (!exported.isEmpty() || EnvVars.emptyIsMeaningful(b.env()))) {
-                value = exported;
-                src = Source.ENV;
+                put(full, b.path(), envNode(exported, b.kind()));
+                put(reviewer, b.path(), envNode(exported, b.kind()));
+                provenance.put(b.path(), Source.ENV);
             } else if (fromFile != null && (!fromFile.isEmpty() || EnvVars.emptyIsMeaningful(b.env()))) {
-                value = fromFile;
-                src = Source.DOTENV;
+                put(full, b.path(), envNode(fromFile, b.kind()));
+                if (!envFromWorkspace) {
+                    put(reviewer, b.path(), envNode(fromFile, b.kind()));
+                }
+                provenance.put(b.path(), Source.DOTENV);
             } else {
                 continue;
             }
-            put(root, b.path(), envNode(value, b.kind()));
-            provenance.put(b.path(), src);
             envNameOf.put(b.path(), b.env());
         }
 
-        RecordBinder binder = new RecordBinder(path -> {
+        java.util.function.Function<String, String> names = path -> {
             String base = path.replaceAll("\\[\\d+]$", "");
             String envName = envNameOf.get(base);
             return envName == null ? path : envName + (path.equals(base) ? "" : path.substring(base.length()));
-        });
-        MonoConfig cfg = binder.bindRecord(root, MonoConfig.class, "", MonoConfig.DEFAULTS);
+        };
+        RecordBinder binder = new RecordBinder(names);
+        MonoConfig cfg = binder.bindRecord(full, MonoConfig.class, "", MonoConfig.DEFAULTS);
         List<ConfigError> errors = new ArrayList<>(binder.errors());
-        List<String> warnings = new ArrayList<>();
-        if (errors.isEmpty()) {
-            validate(cfg, envNameOf, errors, warnings);
-        }
+        RecordBinder reviewerBinder = new RecordBinder(names);
+        MonoConfig reviewerCfg = reviewerBinder.bindRecord(reviewer, MonoConfig.class, "", MonoConfig.DEFAULTS);
+        reviewerBinder.errors().stream().filter(e -> !errors.contains(e)).forEach(errors::add);
         if (!errors.isEmpty()) {
             throw new ConfigException(errors);
         }
-        return new LoadedConfig(configPath, exists, workspace, cfg, provenance, warnings, env, envFile);
+
+        TrustStore store = new TrustStore(userRoot);
+        java.util.Set<String> acceptedDigests = null;
+        List<TrustItem> pending = new ArrayList<>();
+        List<TrustItem> acceptedItems = new ArrayList<>();
+        List<TrustRules.Change> changes = TrustRules.changes(reviewerCfg, cfg, e -> resolveEntry(workspace, e));
+        boolean reverted = false;
+        MonoConfig asWritten = cfg;
+        ObjectNode asWrittenRoot = full.deepCopy();
+        // every item is described from the configuration as written, before anything is put back
+        List<TrustItem> items = new ArrayList<>();
+        for (TrustRules.Change c : changes) {
+            StringBuilder exact = new StringBuilder();
+            c.revert().forEach(path -> exact.append(path).append('=').append(at(asWrittenRoot, path)).append('\n'));
+            items.add(TrustItem.of(c.key(), c.value(), exact.toString(),
+                    sourceLabel(c.revert(), provenance, configPath, envFile), c.kind()));
+        }
+        for (int i = 0; i < changes.size(); i++) {
+            TrustItem item = items.get(i);
+            if (acceptedDigests == null) {
+                acceptedDigests = store.accepted(workspace);
+            }
+            if (acceptedDigests.contains(item.digest())) {
+                acceptedItems.add(item);
+                continue;
+            }
+            pending.add(item);
+            for (String path : changes.get(i).revert()) {
+                JsonNode was = at(reviewer, path);
+                remove(full, path);
+                provenance.keySet().removeIf(k -> k.equals(path) || k.startsWith(path + ".") || k.startsWith(path + "["));
+                if (was != null) {
+                    put(full, path, was.deepCopy());
+                    markJson(was, path, Source.USER, provenance);
+                }
+            }
+            reverted = true;
+        }
+        if (reverted) {
+            RecordBinder again = new RecordBinder(names);
+            cfg = again.bindRecord(full, MonoConfig.class, "", MonoConfig.DEFAULTS);
+            errors.addAll(again.errors());
+        }
+
+        Map<String, String> instructions = new LinkedHashMap<>();
+        for (String name : INSTRUCTION_FILES) {
+            byte[] bytes = regularFileBytes(workspace.resolve(name));
+            if (bytes == null) {
+                continue;
+            }
+            String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+            TrustItem item = TrustItem.of(name, bytes.length + " bytes, sha256 "
+                    + TrustItem.sha256(bytes).substring(0, 12), text, name, TrustItem.Kind.INSTRUCTIONS);
+            if (acceptedDigests == null) {
+                acceptedDigests = store.accepted(workspace);
+            }
+            if (acceptedDigests.contains(item.digest())) {
+                acceptedItems.add(item);
+                instructions.put(name, text);
+            } else {
+                pending.add(item);
+            }
+        }
+
+        Map<String, String> env = new HashMap<>(o.processEnv());
+        if (!envFromWorkspace) {
+            dotenv.forEach((k, v) -> {
+                if (!v.isEmpty() || !env.containsKey(k)) {
+                    env.put(k, v);
+                }
+            });
+        } else {
+            java.util.TreeMap<String, String> used = new java.util.TreeMap<>();
+            // named from the config as written, so accepting a held-back provider brings no second item
+            java.util.Set<String> usedNames = usedEnvNames(asWritten);
+            usedNames.addAll(usedEnvNames(cfg));
+            dotenv.forEach((k, v) -> {
+                boolean exported = o.processEnv().get(k) != null && !o.processEnv().get(k).isEmpty();
+                if (!v.isEmpty() && !exported && !NEVER_FROM_WORKSPACE_ENV.contains(k)
+                        && (usedNames.contains(k) || (k.startsWith("MONO_AGENT_") && !EnvVars.isBinding(k))
+                        || k.startsWith("CODEX_"))) {
+                    used.put(k, v);
+                }
+            });
+            if (!used.isEmpty()) {
+                StringBuilder exact = new StringBuilder();
+                used.forEach((k, v) -> exact.append(k).append('=').append(v).append('\n'));
+                TrustItem item = TrustItem.of(envFile.getFileName().toString(), String.join(", ", used.keySet())
+                        + " (values not shown)", exact.toString(), envFile.getFileName().toString(),
+                        TrustItem.Kind.SENDS_CREDENTIAL);
+                if (acceptedDigests == null) {
+                    acceptedDigests = store.accepted(workspace);
+                }
+                if (acceptedDigests.contains(item.digest())) {
+                    acceptedItems.add(item);
+                    env.putAll(used);
+                } else {
+                    pending.add(item);
+                }
+            }
+        }
+
+        List<String> warnings = new ArrayList<>();
+        if (errors.isEmpty()) {
+            // what the workspace wrote is checked too: a held-back value is still reported when it is malformed
+            if (reverted) {
+                List<ConfigError> written = new ArrayList<>();
+                validate(asWritten, envNameOf, written, new ArrayList<>());
+                errors.addAll(written);
+            }
+            List<ConfigError> effective = new ArrayList<>();
+            validate(cfg, envNameOf, effective, warnings);
+            effective.stream().filter(e -> !errors.contains(e)).forEach(errors::add);
+        }
+        if (!errors.isEmpty()) {
+            WorkspaceTrust trust = new WorkspaceTrust(pending, acceptedItems, instructions);
+            if (!pending.isEmpty()) {
+                errors.add(new ConfigError("trust", trust.notice()));
+            }
+            throw new ConfigException(errors, workspace, trust);
+        }
+        return new LoadedConfig(configPath, exists, workspace, cfg, provenance, warnings, env, envFile,
+                new WorkspaceTrust(pending, acceptedItems, instructions));
+    }
+
+    /** The workspace files whose text becomes the agent's instructions once accepted. */
+    public static final List<String> INSTRUCTION_FILES = List.of("IDENTITY.md", "SOUL.md");
+
+    /** Instruction files larger than this are not read at all (they are prose, not a place for data). */
+    static final int MAX_INSTRUCTION_BYTES = 64 * 1024;
+
+    /**
+     * Variables a workspace env file may never set, accepted or not: they locate the reviewer's own files (the trust
+     * records, the sign-in, the engine cache) or the host's programs.
+     */
+    static final java.util.Set<String> NEVER_FROM_WORKSPACE_ENV = java.util.Set.of("HOME", "PATH", "USER",
+            "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "MONO_AGENT_CONFIG_DIR",
+            "MONO_AGENT_CACHE_DIR", EnvVars.WORKSPACE, "MONO_AGENT_JAVA_OPTS", "MONO_AGENT_JAR");
+
+    /** Names of the variables this configuration reads secrets from. */
+    private static java.util.Set<String> usedEnvNames(MonoConfig cfg) {
+        java.util.Set<String> out = new java.util.HashSet<>(ConfigView.PROVIDER_KEY_ENV.values());
+        cfg.providers().values().forEach(p -> {
+            if (p.apiKeyEnv() != null) {
+                out.add(p.apiKeyEnv());
+            }
+        });
+        String emb = cfg.memory().embeddings().apiKeyEnv();
+        out.add(emb == null ? "OPENAI_API_KEY" : emb);
+        return out;
+    }
+
+    /** Whether {@code p} is in {@code workspace}, by its path as written or by where it really leads. */
+    static boolean inside(Path p, Path workspace) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path ws = workspace.toAbsolutePath().normalize();
+        if (abs.startsWith(ws)) {
+            return true;
+        }
+        try {
+            return abs.toRealPath().startsWith(ws.toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The bytes of a regular file (not a link), or null when absent, a link, too large or unreadable. */
+    private static byte[] regularFileBytes(Path f) {
+        try {
+            if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    || Files.size(f) > MAX_INSTRUCTION_BYTES) {
+                return null;
+            }
+            return Files.readAllBytes(f);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** A configured root as {@link LoadedConfig#resolve} reads it. */
+    private static Path resolveEntry(Path workspace, String entry) {
+        Path home = Path.of(System.getProperty("user.home"));
+        if (entry.equals("~")) {
+            return home;
+        }
+        if (entry.startsWith("~/")) {
+            return home.resolve(entry.substring(2)).normalize();
+        }
+        return workspace.resolve(entry).normalize();
+    }
+
+    /** Which workspace file set the values under {@code paths}. */
+    private static String sourceLabel(List<String> paths, Map<String, Source> provenance, Path configPath,
+                                      Path envFile) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        provenance.forEach((k, src) -> {
+            boolean under = paths.stream().anyMatch(p -> k.equals(p) || k.startsWith(p + ".") || k.startsWith(p + "["));
+            if (under && src == Source.JSON) {
+                out.add(configPath.getFileName().toString());
+            } else if (under && src == Source.DOTENV && envFile != null) {
+                out.add(envFile.getFileName().toString());
+            }
+        });
+        return out.isEmpty() ? "the workspace" : String.join(" and ", out);
+    }
+
+    /**
+     * Records every setting that waits in {@code trust} as accepted for {@code workspace} by the reviewer whose
+     * exported environment is {@code env}; returns the record file.
+     */
+    public static Path accept(Map<String, String> env, Path workspace, WorkspaceTrust trust) throws IOException {
+        TrustStore store = TrustStore.of(env);
+        store.accept(workspace, trust.pending());
+        return store.fileFor(workspace);
+    }
+
+    /** Deep merge: objects merge key by key, anything else in {@code over} replaces. */
+    private static void merge(ObjectNode base, ObjectNode over) {
+        over.fields().forEachRemaining(e -> {
+            JsonNode cur = base.get(e.getKey());
+            if (cur instanceof ObjectNode co && e.getValue() instanceof ObjectNode eo) {
+                merge(co, eo);
+            } else {
+                base.set(e.getKey(), e.getValue().deepCopy());
+            }
+        });
+    }
+
+    private static JsonNode at(ObjectNode root, String path) {
+        JsonNode cur = root;
+        for (String part : path.split("\\.")) {
+            cur = cur == null ? null : cur.get(part);
+        }
+        return cur;
+    }
+
+    private static void remove(ObjectNode root, String path) {
+        String[] parts = path.split("\\.");
+        JsonNode cur = root;
+        for (int i = 0; i < parts.length - 1 && cur != null; i++) {
+            cur = cur.get(parts[i]);
+        }
+        if (cur instanceof ObjectNode on) {
+            on.remove(parts[parts.length - 1]);
+        }
     }
 
     private static ObjectNode readJson(Path file) throws ConfigException {
@@ -173,15 +430,15 @@ public final class ConfigLoader {
         return (ObjectNode) node;
     }
 
-    private static void markJson(JsonNode node, String path, Map<String, Source> provenance) {
+    private static void markJson(JsonNode node, String path, Source source, Map<String, Source> provenance) {
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                markJson(e.getValue(), RecordBinder.child(path, e.getKey()), provenance);
+                markJson(e.getValue(), RecordBinder.child(path, e.getKey()), source, provenance);
             }
         }
         if (!path.isEmpty()) {
-            provenance.put(path, Source.JSON);
+            provenance.put(path, source);
         }
     }
 

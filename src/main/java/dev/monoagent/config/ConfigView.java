@@ -3,6 +3,7 @@ package dev.monoagent.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.lang.reflect.RecordComponent;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +58,49 @@ public final class ConfigView {
         } catch (JsonProcessingException e) {
             return String.valueOf(v);
         }
+    }
+
+    /**
+     * How the sandbox in effect is weaker than the playbook's (native, fail-closed, network none or localhost, roots
+     * inside the workspace, the default denyWrite globs kept), one clause each; empty when it is not. The first clause
+     * is the sandbox being off, when it is.
+     */
+    public static List<String> weakerThanPlaybook(LoadedConfig lc) {
+        MonoConfig.Sandbox sb = lc.config().sandbox();
+        List<String> out = new ArrayList<>();
+        if (sb.mode() == Enums.SandboxMode.OFF) {
+            out.add("the sandbox is OFF: commands run on the host with your permissions");
+        }
+        if (sb.unsafeFallbackAllowed()) {
+            out.add("fallback unsafe-host-process: commands run on the host when the engine is unavailable");
+        }
+        if (sb.network().mode() == Enums.NetworkMode.ALL) {
+            out.add("network all: commands reach any host");
+        } else if (sb.network().mode() == Enums.NetworkMode.ALLOWLIST) {
+            out.add("network allowlist: commands reach " + sb.network().allowlist());
+        }
+        for (Path p : lc.writableRoots()) {
+            if (!p.startsWith(lc.workspace())) {
+                out.add("writable outside the workspace: " + p);
+            }
+        }
+        for (Path p : lc.readableRoots()) {
+            if (!p.startsWith(lc.workspace())) {
+                out.add("readable outside the workspace: " + p);
+            }
+        }
+        List<String> dropped = MonoConfig.Sandbox.DEFAULT_DENY_WRITE.stream()
+                .filter(g -> !sb.denyWrite().contains(g)).toList();
+        if (!dropped.isEmpty()) {
+            out.add("denyWrite no longer protects " + String.join(", ", dropped));
+        }
+        return out;
+    }
+
+    /** The warning line for {@link #weakerThanPlaybook}, or null when the sandbox is the playbook's or stricter. */
+    public static String weakerWarning(LoadedConfig lc) {
+        List<String> w = weakerThanPlaybook(lc);
+        return w.isEmpty() ? null : "WARNING: sandbox weaker than the playbook's: " + String.join("; ", w) + ".";
     }
 
     /** Names of env vars that hold secrets this config may use, mapped to whether each is set. */

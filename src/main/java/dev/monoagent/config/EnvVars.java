@@ -29,6 +29,11 @@ public final class EnvVars {
             new Binding("MONO_AGENT_SANDBOX_FALLBACK", "sandbox.fallback", Kind.STRING),
             new Binding("MONO_AGENT_SANDBOX_UNSAFE_ALLOW_HOST_PROCESS", "sandbox.unsafeAllowHostProcess", Kind.BOOL));
 
+    /** Whether {@code name} is one of the {@code MONO_AGENT_*} variables that overlay a config key. */
+    public static boolean isBinding(String name) {
+        return BINDINGS.stream().anyMatch(b -> b.env().equals(name));
+    }
+
     /**
      * True when an empty value still means something: {@code MONO_AGENT_ALLOWED_TOOLS=""} is the chat-only list
      * {@code []}; every other {@code KEY=} counts as unset.

@@ -17,10 +17,18 @@ import java.util.Map;
  * @param env          the effective environment (exported vars over {@code .env}), for secret lookups
  * @param envFile      absolute path of the env file that was read ({@code --env-file} or {@code <workspace>/.env}),
  *                     or null when none was: the sandbox protects it like the config file
+ * @param trust        what the trust boundary held back from the workspace's own files, and what the reviewer accepted
  */
 public record LoadedConfig(Path configPath, boolean configExists, Path workspace, MonoConfig config,
                            Map<String, Source> provenance, List<String> warnings, Map<String, String> env,
-                           Path envFile) {
+                           Path envFile, WorkspaceTrust trust) {
+
+    /** A config whose every source is the reviewer's (nothing held back). */
+    public LoadedConfig(Path configPath, boolean configExists, Path workspace, MonoConfig config,
+                        Map<String, Source> provenance, List<String> warnings, Map<String, String> env,
+                        Path envFile) {
+        this(configPath, configExists, workspace, config, provenance, warnings, env, envFile, WorkspaceTrust.NONE);
+    }
 
     /** A config that read no env file. */
     public LoadedConfig(Path configPath, boolean configExists, Path workspace, MonoConfig config,
@@ -32,6 +40,7 @@ public record LoadedConfig(Path configPath, boolean configExists, Path workspace
         provenance = Map.copyOf(provenance);
         warnings = List.copyOf(warnings);
         env = Map.copyOf(env);
+        trust = trust == null ? WorkspaceTrust.NONE : trust;
     }
 
     /** Where the value at {@code path} came from. */

@@ -2,7 +2,7 @@ package dev.monoagent.config;
 
 /** Where a resolved config value came from, in precedence order (highest first). */
 public enum Source {
-    ENV("env"), DOTENV("dotenv"), JSON("json"), DEFAULT("default");
+    ENV("env"), DOTENV("dotenv"), JSON("json"), USER("user"), DEFAULT("default");
 
     private final String label;
 

@@ -79,16 +79,7 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
 
     /** As {@link #defaultConfigRoot(Map, Path)} for {@code platform}. */
     static Path defaultConfigRoot(Map<String, String> env, Path home, Platform platform) {
-        String override = env.get("MONO_AGENT_CONFIG_DIR");
-        if (override != null && !override.isBlank()) {
-            return Path.of(override).toAbsolutePath().normalize();
-        }
-        if (platform == Platform.MACOS) {
-            return home.resolve("Library/Application Support/mono-agent");
-        }
-        String xdg = env.get("XDG_CONFIG_HOME");
-        Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute() ? Path.of(xdg) : home.resolve(".config");
-        return base.resolve("mono-agent");
+        return dev.monoagent.config.UserConfigRoot.of(env, home, platform == Platform.MACOS);
     }
 
     public HostEnv withCacheRoot(Path root) {

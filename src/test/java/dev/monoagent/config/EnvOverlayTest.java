@@ -30,8 +30,22 @@ class EnvOverlayTest {
                 """);
     }
 
+    @TempDir
+    Path userDir;
+
     LoadedConfig load(Map<String, String> env) throws ConfigException {
-        return ConfigLoader.load(new ConfigLoader.Options(ws, null, null, env));
+        Map<String, String> e = new HashMap<>(env);
+        e.put("MONO_AGENT_CONFIG_DIR", userDir.toString());
+        return ConfigLoader.load(new ConfigLoader.Options(ws, null, null, e));
+    }
+
+    /** As {@link #load} after the reviewer accepted everything the workspace's files hold back. */
+    LoadedConfig trusted(Map<String, String> env) throws Exception {
+        LoadedConfig first = load(env);
+        ConfigLoader.accept(Map.of("MONO_AGENT_CONFIG_DIR", userDir.toString()), ws, first.trust());
+        LoadedConfig lc = load(env);
+        assertTrue(lc.trust().settled(), lc.trust().pending().toString());
+        return lc;
     }
 
     @Test
@@ -68,7 +82,7 @@ class EnvOverlayTest {
                 MONO_AGENT_SANDBOX_MODE="off"
                 OPENAI_API_KEY='sk-from-file'
                 """);
-        LoadedConfig lc = load(Map.of("MONO_AGENT_SANDBOX_NETWORK", "localhost"));
+        LoadedConfig lc = trusted(Map.of("MONO_AGENT_SANDBOX_NETWORK", "localhost"));
         assertEquals(NetworkMode.LOCALHOST, lc.config().sandbox().network().mode());
         assertEquals(Source.ENV, lc.sourceOf("sandbox.network.mode"));
         assertEquals(SandboxMode.OFF, lc.config().sandbox().mode());
@@ -79,7 +93,7 @@ class EnvOverlayTest {
     @Test
     void emptyExportedValueCountsAsUnset() throws Exception {
         Files.writeString(ws.resolve(".env"), "MONO_AGENT_SANDBOX_NETWORK=localhost\n");
-        LoadedConfig lc = load(Map.of("MONO_AGENT_SANDBOX_NETWORK", "", "MONO_AGENT_SANDBOX_MODE", ""));
+        LoadedConfig lc = trusted(Map.of("MONO_AGENT_SANDBOX_NETWORK", "", "MONO_AGENT_SANDBOX_MODE", ""));
         assertEquals(NetworkMode.LOCALHOST, lc.config().sandbox().network().mode());
         assertEquals(Source.DOTENV, lc.sourceOf("sandbox.network.mode"));
         assertEquals(SandboxMode.NATIVE, lc.config().sandbox().mode());
@@ -101,7 +115,7 @@ class EnvOverlayTest {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), """
                 {"runtime": {"model": "openai:gpt-5"}, "sandbox": {"denyWrite": ["secrets/**"]}}
                 """);
-        assertEquals(List.of("secrets/**"), load(Map.of()).config().sandbox().denyWrite());
+        assertEquals(List.of("secrets/**"), trusted(Map.of()).config().sandbox().denyWrite());
     }
 
     @Test
