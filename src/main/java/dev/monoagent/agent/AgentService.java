@@ -51,7 +51,7 @@ public final class AgentService implements AutoCloseable {
     /** How long a tool call waits for the engine that is still being proven. */
     static final Duration ENGINE_WAIT = Duration.ofSeconds(60);
 
-    private final LoadedConfig config;
+    private volatile LoadedConfig config;
     private final HostEnv env;
     private final TaskExecutor executor;
     private final java.util.function.Function<dev.monoagent.common.EventSink, Sandbox> opener;
@@ -71,7 +71,7 @@ public final class AgentService implements AutoCloseable {
         this.config = config;
         this.env = env;
         this.executor = executor;
-        this.opener = opener != null ? opener : sink -> Sandbox.open(config, sink, env);
+        this.opener = opener != null ? opener : sink -> Sandbox.open(this.config, sink, env);
         this.runLogs = new RunLogs(config.workspace(), this::header);
         bus.subscribe(runLogs);
     }
@@ -117,6 +117,24 @@ public final class AgentService implements AutoCloseable {
 
     public Path workspace() {
         return config.workspace();
+    }
+
+    /**
+     * Accepts every workspace setting that waits for the reviewer ({@link LoadedConfig#trust()}) in the reviewer's
+     * trust records and reloads the config so they take effect. Only before the engine opens: the window asks on open.
+     *
+     * @throws IllegalStateException when the engine is already open or opening
+     */
+    public void acceptWorkspaceSettings() throws java.io.IOException, ConfigException {
+        synchronized (engine) {
+            if (opening) {
+                throw new IllegalStateException("the engine is already open; accept with mono-agent trust and reopen");
+            }
+            LoadedConfig lc = config;
+            ConfigLoader.accept(System.getenv(), lc.workspace(), lc.trust());
+            config = ConfigLoader.load(new ConfigLoader.Options(lc.workspace(), lc.configPath(), lc.envFile() == null
+                    || lc.envFile().equals(lc.workspace().resolve(".env")) ? null : lc.envFile(), System.getenv()));
+        }
     }
 
     public HostEnv host() {

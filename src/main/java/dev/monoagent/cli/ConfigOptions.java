@@ -27,6 +27,39 @@ public final class ConfigOptions {
         return lc;
     }
 
+    /** The flag of start, restart and sandbox run that accepts what waits (as {@code mono-agent trust}) first. */
+    static final String ACCEPT_FLAG = "--accept-policy-change";
+
+    /**
+     * As {@link #load(CliContext)}; with {@code accept}, first accepts every workspace setting that waits, printing
+     * each one exactly as {@code mono-agent trust} does.
+     */
+    LoadedConfig load(CliContext ctx, boolean accept) throws ConfigException, java.io.IOException {
+        if (!accept) {
+            return load(ctx);
+        }
+        dev.monoagent.config.WorkspaceTrust trust;
+        java.nio.file.Path ws;
+        try {
+            LoadedConfig lc = loadQuietly(ctx);
+            trust = lc.trust();
+            ws = lc.workspace();
+        } catch (ConfigException e) {
+            if (e.trust() == null) {
+                throw e;
+            }
+            trust = e.trust();
+            ws = e.workspace();
+        }
+        if (!trust.settled()) {
+            ctx.err().println("Accepting " + trust.pending().size() + " setting(s) from the workspace (" + ACCEPT_FLAG
+                    + "):");
+            trust.pending().forEach(i -> ctx.err().println("  - " + ctx.shown(i.line())));
+            ConfigLoader.accept(ctx.env(), ws, trust);
+        }
+        return load(ctx);
+    }
+
     /** Loads the config without printing anything. */
     LoadedConfig loadQuietly(CliContext ctx) throws ConfigException {
         return ConfigLoader.load(options(ctx));

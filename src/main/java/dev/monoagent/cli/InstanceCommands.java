@@ -10,7 +10,6 @@ import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.sandbox.Policy;
-import dev.monoagent.sandbox.PolicyBaseline;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SandboxStatus;
 import java.io.IOException;
@@ -68,8 +67,8 @@ final class InstanceCommands {
         @Option(names = "--window", description = "Open the window even when no display is detected.")
         boolean window;
 
-        @Option(names = PolicyBaseline.ACCEPT_FLAG, description = "Accept a sandbox policy weaker than the one last "
-                + "accepted for this workspace (without it start refuses and shows the difference).")
+        @Option(names = ConfigOptions.ACCEPT_FLAG, description = "First accept the workspace settings that wait for you "
+                + "(as mono-agent trust, printing each).")
         boolean acceptPolicyChange;
 
         Start(CliContext ctx) {
@@ -86,34 +85,6 @@ final class InstanceCommands {
         }
     }
 
-    /**
-     * The accepted-policy gate (issue 9 item 1): a policy weaker than the one last accepted for the workspace is
-     * refused, naming each widening and the flag, unless {@code accept}; every change is recorded. Null: go on.
-     */
-    static Integer policyGate(CliContext ctx, LoadedConfig lc, boolean accept) throws IOException {
-        return policyGate(ctx, lc, accept, false);
-    }
-
-    /** {@code windowAsks}: an explicit window start leaves a weaker policy to the window's confirmation dialog. */
-    static Integer policyGate(CliContext ctx, LoadedConfig lc, boolean accept, boolean windowAsks)
-            throws IOException {
-        Policy pol = Sandbox.policyFor(lc, SandboxCommand.host(ctx));
-        PolicyBaseline.Decision d = PolicyBaseline.check(pol);
-        if (d instanceof PolicyBaseline.Decision.Weaker && !accept && windowAsks) {
-            ctx.out().println("The sandbox policy is weaker than the one last accepted; the window will ask you to "
-                    + "confirm it before anything runs.");
-            return null;
-        }
-        if (d instanceof PolicyBaseline.Decision.Weaker w && !accept) {
-            PolicyBaseline.refused(pol, w, "refused", e -> { });
-            ctx.err().println(PolicyBaseline.refusal(w));
-            return ExitCodes.ERROR;
-        }
-        PolicyBaseline.accept(pol, d, d instanceof PolicyBaseline.Decision.Weaker ? PolicyBaseline.ACCEPT_FLAG
-                : d instanceof PolicyBaseline.Decision.Stronger ? "stronger" : "first use", e -> { });
-        return null;
-    }
-
     static int start(CliContext ctx, ConfigOptions options, boolean foreground, Boolean headless) throws Exception {
         return start(ctx, options, foreground, headless, false);
     }
@@ -125,11 +96,7 @@ final class InstanceCommands {
             throw new CliException(ExitCodes.USAGE, "No config file at " + where[1]
                     + "; run mono-agent init first (or pass --config PATH).");
         }
-        LoadedConfig lc = options.load(ctx);
-        Integer gate = policyGate(ctx, lc, accept, Boolean.FALSE.equals(headless));
-        if (gate != null) {
-            return gate;
-        }
+        LoadedConfig lc = options.load(ctx, accept);
         Doctor.Report report = Doctor.run(lc, SandboxVerdicts.verdict(lc, false, ctx), null);
         for (Doctor.Section s : report.sections()) {
             if (s.status() == Doctor.Status.ERROR) {
@@ -217,8 +184,8 @@ final class InstanceCommands {
         @Option(names = "--headless", description = "No window.")
         boolean headless;
 
-        @Option(names = PolicyBaseline.ACCEPT_FLAG, description = "Accept a sandbox policy weaker than the one last "
-                + "accepted for this workspace.")
+        @Option(names = ConfigOptions.ACCEPT_FLAG, description = "First accept the workspace settings that wait for you "
+                + "(as mono-agent trust, printing each).")
         boolean acceptPolicyChange;
 
         Restart(CliContext ctx) {
@@ -228,12 +195,8 @@ final class InstanceCommands {
         @Override
         public Integer call() throws Exception {
             Path ws = locate(ctx, options)[0];
-            // judge the new policy before stopping the running instance: a refused restart leaves it running
-            if (Files.isRegularFile(locate(ctx, options)[1])) {
-                Integer gate = policyGate(ctx, options.load(ctx), acceptPolicyChange);
-                if (gate != null) {
-                    return gate;
-                }
+            if (acceptPolicyChange && Files.isRegularFile(locate(ctx, options)[1])) {
+                options.load(ctx, true);
             }
             Optional<InstanceStatus> last = InstanceLauncher.stop(ws, STOP_WAIT);
             if (last.isPresent() && InstanceLauncher.status(ws).isPresent()) {

@@ -15,7 +15,6 @@ import dev.monoagent.sandbox.CommandSpec;
 import dev.monoagent.sandbox.ExecOutcome;
 import dev.monoagent.sandbox.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
-import dev.monoagent.sandbox.PolicyBaseline;
 import dev.monoagent.sandbox.SandboxStatus;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -265,8 +264,8 @@ final class SandboxCommand implements Runnable {
         @Option(names = "--timeout-ms", paramLabel = "MS", description = "Timeout (default 120000).")
         long timeoutMs = 120_000;
 
-        @Option(names = PolicyBaseline.ACCEPT_FLAG, description = "Accept a sandbox policy weaker than the one last "
-                + "accepted for this workspace (without it the command is refused and the difference shown).")
+        @Option(names = ConfigOptions.ACCEPT_FLAG, description = "First accept the workspace settings that wait for you "
+                + "(as mono-agent trust, printing each).")
         boolean acceptPolicyChange;
 
         @Parameters(paramLabel = "CMD", arity = "0..*", description = "The command and its arguments (after --).")
@@ -282,23 +281,10 @@ final class SandboxCommand implements Runnable {
                 throw new CliException(ExitCodes.USAGE, "mono-agent: " + USAGE
                         + " sandbox run needs a command: mono-agent sandbox run -- CMD [ARGS...]");
             }
-            LoadedConfig lc = options.load(ctx);
+            LoadedConfig lc = options.load(ctx, acceptPolicyChange);
             String runId = "sandbox-run-" + UUID.randomUUID().toString().substring(0, 8);
             String callId = "cli-" + UUID.randomUUID().toString().substring(0, 8);
             try (AgentService service = AgentService.of(lc, host(ctx))) {
-                // a policy weaker than the accepted one (the agent may have edited the config) needs a human
-                PolicyBaseline.Decision d = PolicyBaseline.check(service.policy());
-                EventSink log = e -> { };
-                if (d instanceof PolicyBaseline.Decision.Weaker w && !acceptPolicyChange) {
-                    PolicyBaseline.refused(service.policy(), w, "refused", log);
-                    ctx.err().println(PolicyBaseline.refusal(w));
-                    return ExitCodes.ERROR;
-                }
-                PolicyBaseline.accept(service.policy(), d, switch (d) {
-                    case PolicyBaseline.Decision.Weaker w -> PolicyBaseline.ACCEPT_FLAG;
-                    case PolicyBaseline.Decision.Stronger st -> "stronger";
-                    case PolicyBaseline.Decision.Same sm -> "first use";
-                }, log);
                 EventPrinter printer = json ? EventPrinter.jsonl(ctx.out()) : EventPrinter.human(ctx.err());
                 service.events().subscribe(e -> {
                     if (runId.equals(Event.runIdOf(e))) {

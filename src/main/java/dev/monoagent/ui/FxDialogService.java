@@ -36,7 +36,7 @@ public final class FxDialogService implements DialogService {
     public boolean confirmWeaker(String title, String details, String confirmLabel) {
         javafx.scene.control.ButtonType yes = new javafx.scene.control.ButtonType(confirmLabel,
                 javafx.scene.control.ButtonBar.ButtonData.OK_DONE);
-        javafx.scene.control.ButtonType no = new javafx.scene.control.ButtonType("Keep it refused",
+        javafx.scene.control.ButtonType no = new javafx.scene.control.ButtonType("Keep them ignored",
                 javafx.scene.control.ButtonBar.ButtonData.CANCEL_CLOSE);
         Alert a = new Alert(Alert.AlertType.WARNING, details, no, yes);
         a.initOwner(owner);

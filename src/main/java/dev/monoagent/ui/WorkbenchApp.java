@@ -31,10 +31,8 @@ public final class WorkbenchApp extends Application {
         });
         Context ctx = CONTEXT;
         AgentService services = ctx.services();
-        if (!policyAccepted(services, dialogs)) {
-            Platform.exit();
-            return;
-        }
+        askAboutWorkspaceSettings(services, dialogs);
+        services.openEngine();
         EngineSandbox engine = new EngineSandbox(services);
         ToolsRunner tools = new ToolsRunner(services);
         workbench = Workbench.open(stage, services.workspace(), engine, tools,
@@ -47,33 +45,29 @@ public final class WorkbenchApp extends Application {
     }
 
     /**
-     * A policy weaker than the one last accepted for this workspace is applied only after the human confirms it in a
-     * dialog that lists each widening (issue 9 item 1); refused, the window does not open. Either way it is logged.
+     * Settings that arrived with the workspace and wait for the reviewer (they would widen the sandbox, send a
+     * credential or become instructions) are listed in a dialog once, on open, before the engine starts. Accepted,
+     * they are recorded outside the workspace and take effect; kept ignored, the window opens with the safe values and
+     * the sandbox panel keeps saying what was ignored.
      */
-    static boolean policyAccepted(AgentService services, DialogService dialogs) {
-        dev.monoagent.sandbox.Policy pol = dev.monoagent.sandbox.Sandbox.policyFor(services.config(),
-                dev.monoagent.sandbox.HostEnv.detect());
-        dev.monoagent.sandbox.PolicyBaseline.Decision d = dev.monoagent.sandbox.PolicyBaseline.check(pol);
+    static void askAboutWorkspaceSettings(AgentService services, DialogService dialogs) {
+        dev.monoagent.config.WorkspaceTrust trust = services.config().trust();
+        if (trust.settled()) {
+            return;
+        }
+        StringBuilder details = new StringBuilder("This repository's own files ask for settings that are not in "
+                + "effect until you accept them:\n");
+        trust.pending().forEach(i -> details.append("- ").append(i.line()).append('\n'));
+        details.append("\nIf you did not write these, the repository did. Keep them ignored to open the workspace "
+                + "with the safe values (you can accept later with mono-agent trust).");
+        if (!dialogs.confirmWeaker("Settings from this repository wait for you", details.toString(),
+                "Accept these settings")) {
+            return;
+        }
         try {
-            if (d instanceof dev.monoagent.sandbox.PolicyBaseline.Decision.Weaker w) {
-                boolean yes = dialogs.confirmWeaker("The sandbox policy is weaker than the one you last accepted",
-                        "Changes that grant the agent more:\n- " + String.join("\n- ", w.weaker())
-                                + "\n\nIf you did not make this change, the agent may have. Keep it refused to "
-                                + "start nothing.", "Accept the weaker policy");
-                if (!yes) {
-                    dev.monoagent.sandbox.PolicyBaseline.refused(pol, w, "refused", e -> { });
-                    return false;
-                }
-            }
-            dev.monoagent.sandbox.PolicyBaseline.accept(pol, d, switch (d) {
-                case dev.monoagent.sandbox.PolicyBaseline.Decision.Weaker w -> "dialog";
-                case dev.monoagent.sandbox.PolicyBaseline.Decision.Stronger st -> "stronger";
-                case dev.monoagent.sandbox.PolicyBaseline.Decision.Same sm -> "first use";
-            }, e -> { });
-            return true;
-        } catch (java.io.IOException e) {
-            dialogs.showError("Could not record the accepted sandbox policy", e);
-            return false;
+            services.acceptWorkspaceSettings();
+        } catch (java.io.IOException | dev.monoagent.config.ConfigException | RuntimeException e) {
+            dialogs.showError("Could not accept the workspace settings", e);
         }
     }
 

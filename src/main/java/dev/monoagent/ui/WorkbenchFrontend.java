@@ -101,7 +101,6 @@ public final class WorkbenchFrontend implements Frontend {
             return 1;
         }
         try (Instance instance = ((Instance.Acquired) acq).instance(); services) {
-            services.openEngine();
             WorkbenchApp.CONTEXT = new WorkbenchApp.Context(services, executor, bridge);
             try {
                 Application.launch(WorkbenchApp.class);

@@ -75,6 +75,7 @@ final class WorkspaceSession implements AutoCloseable {
                     + running.status().map(s -> " (pid " + s.pid() + ")").orElse("") + "; switch to that one");
         }
         Instance instance = ((Instance.Acquired) acq).instance();
+        WorkbenchApp.askAboutWorkspaceSettings(services, dialogs);
         services.openEngine();
         Workbench wb = Workbench.open(stage, services.workspace(), new EngineSandbox(services),
                 new ToolsRunner(services), new dev.monoagent.ui.port.ServiceAgent(services), executor, dialogs, true,

@@ -72,7 +72,7 @@ class AgentLoopBenchmark {
         Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\": {\"model\": \"openai:x\"}, "
                 + "\"tools\": {\"allowedTools\": [\"Read\"]}, \"sandbox\": {\"mode\": \"off\"}}");
         try (TaskExecutor pool = TaskExecutor.create("bench");
-             AgentService service = AgentService.of(ConfigLoader.load(new ConfigLoader.Options(ws, null, null,
+             AgentService service = AgentService.of(dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null,
                      Map.of())), HostEnv.detect(), pool)) {
             Tools tools = service.tools();
             List<ToolSpec> specs = tools.list().stream()

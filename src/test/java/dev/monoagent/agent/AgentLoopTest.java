@@ -68,7 +68,7 @@ class AgentLoopTest {
                 {"runtime": {"model": "openai:gpt-test", "retry": {"primaryAttempts": 1}},
                  "providers": {"openai": {"baseUrl": "%s"}}%s}
                 """.formatted(fake.baseUrl(), extraJson));
-        service = AgentService.of(ConfigLoader.load(new ConfigLoader.Options(ws, null, null,
+        service = AgentService.of(dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null,
                 Map.of("OPENAI_API_KEY", "sk-test"))), env, pool);
         service.events().subscribe(events::add);
         return service;

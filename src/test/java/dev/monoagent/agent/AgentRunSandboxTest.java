@@ -73,7 +73,7 @@ class AgentRunSandboxTest {
     }
 
     static LoadedConfig load(Path ws) throws Exception {
-        return ConfigLoader.load(new ConfigLoader.Options(ws, null, null, Map.of("OPENAI_API_KEY", KEY)));
+        return dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null, Map.of("OPENAI_API_KEY", KEY)));
     }
 
     static List<Event> log(Path ws, String runId) throws Exception {

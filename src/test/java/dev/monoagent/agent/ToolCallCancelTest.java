@@ -39,7 +39,7 @@ class ToolCallCancelTest {
                 {"runtime": {"model": "openai:gpt-test"},
                  "sandbox": {"mode": "native", "network": {"mode": "none"}, "fallback": "fail-closed"}}
                 """);
-        LoadedConfig lc = ConfigLoader.load(new ConfigLoader.Options(ws, null, null, Map.of()));
+        LoadedConfig lc = dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null, Map.of()));
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
         try (TaskExecutor exec = TaskExecutor.create("cancel-test");
              AgentService service = AgentService.of(lc, TestEngine.env(), exec)) {
@@ -84,7 +84,7 @@ class ToolCallCancelTest {
                      "providers": {"openai": {"baseUrl": "%s"}},
                      "sandbox": {"mode": "native", "network": {"mode": "none"}, "fallback": "fail-closed"}}
                     """.formatted(fake.baseUrl()));
-            LoadedConfig lc = ConfigLoader.load(new ConfigLoader.Options(ws, null, null,
+            LoadedConfig lc = dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null,
                     Map.of("OPENAI_API_KEY", "sk-test-cancel")));
             try (AgentService service = AgentService.of(lc, TestEngine.env(), exec)) {
                 InstanceHandler h = new InstanceHandler() {

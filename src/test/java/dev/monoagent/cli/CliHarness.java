@@ -20,6 +20,12 @@ public final class CliHarness {
     public static Result run(boolean terminal, Path cwd, Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
+        // the reviewer's config dir (trust records, sign-in) stays the test run's, never the real user's
+        String userDir = System.getenv("MONO_AGENT_CONFIG_DIR");
+        if (userDir != null && !env.containsKey("MONO_AGENT_CONFIG_DIR")) {
+            env = new java.util.HashMap<>(env);
+            env.put("MONO_AGENT_CONFIG_DIR", userDir);
+        }
         CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), cwd, env, terminal,
                 terminal);
         int code = MonoAgentCli.run(ctx, args);

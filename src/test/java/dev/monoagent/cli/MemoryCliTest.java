@@ -78,7 +78,7 @@ class MemoryCliTest {
     @Test
     void statsTodayShowSearchRebuild() throws Exception {
         config("{\"runtime\":{\"model\":\"openai:gpt-5\"},\"memory\":{\"mode\":\"lite\"}}");
-        try (MemoryStore m = MemoryStore.open(ConfigLoader.load(new ConfigLoader.Options(ws, null, null, Map.of())))) {
+        try (MemoryStore m = MemoryStore.open(dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null, Map.of())))) {
             m.remember("The router escapes shell quotes before calling git.");
             m.remember("Billing rounds negative amounts toward zero.");
         }

@@ -69,6 +69,9 @@ class RunCommandTest {
                 {"runtime": {"model": "openai:gpt-test", "retry": {"primaryAttempts": 1}},
                  "providers": {"openai": {"baseUrl": "%s"}}%s}
                 """.formatted(fake.baseUrl(), extra));
+        // the reviewer's own endpoint, accepted once as the playbook's one trust step
+        CliHarness.Result t = CliHarness.run(ws, env, "trust");
+        assertEquals(0, t.exit(), t.out() + t.err());
     }
 
     static Reply turn(Turn t) {
@@ -176,7 +179,7 @@ class RunCommandTest {
                 turn(Turn.text("Read it in the instance.")));
         List<Event> seenByInstance = new CopyOnWriteArrayList<>();
         try (TaskExecutor pool = TaskExecutor.create("instance-test");
-             AgentService service = AgentService.of(ConfigLoader.load(new ConfigLoader.Options(ws, null, null, env)),
+             AgentService service = AgentService.of(dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null, env)),
                      HostEnv.from(env), pool)) {
             service.events().subscribe(seenByInstance::add);
             InstanceHandler handler = new InstanceHandler() {

@@ -66,7 +66,7 @@ class RunsCommandTest {
         hostVars.putAll(env);
         HostEnv host = new HostEnv(shared.cacheRoot(), shared.home(), shared.path(), shared.tmpRoot(), hostVars,
                 List.of());
-        try (AgentService s = AgentService.of(ConfigLoader.load(new ConfigLoader.Options(ws, null, null, env)),
+        try (AgentService s = AgentService.of(dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null, env)),
                 host)) {
             s.startRun("r1");
             s.events().accept(new Event.UserMessage(Instant.now(), "r1", "Inspect the repo <b>now</b>"));

@@ -80,68 +80,29 @@ class SandboxCommandTest {
     }
 
     /**
-     * Issue 9, item 1 (defence in depth): after the agent (or anyone) weakens the config, sandbox run refuses,
-     * naming each widening and the flag; nothing runs; the refusal and the later acceptance are logged events.
+     * A workspace config that switches the sandbox off and widens it is not applied on its own: the command runs
+     * sandboxed (judged by the host: the marker outside the workspace is not created) and stderr says what was
+     * ignored and how to accept it; accepted with the flag, it applies and every run says the sandbox is off.
      */
     @Test
-    void weakerPolicyThanAcceptedIsRefusedUntilAccepted() throws Exception {
-        CliHarness.Result first = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
-        assertEquals(0, first.exit(), first.err());
+    void aWorkspaceConfigCannotSwitchTheSandboxOffUntilTheReviewerAccepts() throws Exception {
         Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
                 + "\"sandbox\":{\"mode\":\"off\",\"network\":{\"mode\":\"all\"},\"writableRoots\":[\".\",\"/tmp\"],"
                 + "\"denyWrite\":[\"x\"]}}");
         Path marker = tmp.resolve("ran-on-host");
         CliHarness.Result r = CliHarness.run(ws, env, "sandbox", "run", "--", "touch", marker.toString());
-        assertEquals(1, r.exit(), r.out() + r.err());
-        assertFalse(Files.exists(marker), "a weaker policy was applied without confirmation");
-        for (String s : List.of("[sandbox_policy_weaker]", "sandbox.mode: native -> off",
-                "sandbox.network.mode: localhost -> all", "sandbox.writableRoots: adds /tmp",
-                "sandbox.denyWrite: no longer protects .env.*", "--accept-policy-change")) {
+        assertFalse(Files.exists(marker), "the workspace's sandbox.mode off was applied: " + r.err());
+        for (String s : List.of("Ignored from the workspace until you accept it", "sandbox.mode=off",
+                "mono-agent trust")) {
             assertTrue(r.err().contains(s), s + " in: " + r.err());
         }
-        CliHarness.Result again = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
-        assertEquals(1, again.exit(), "still refused on the next call: " + again.err());
-        try {
-            CliHarness.Result start = CliHarness.run(ws, env, "start", "--headless");
-            assertEquals(1, start.exit(), "start must refuse the weaker policy: " + start.out() + start.err());
-            assertTrue(start.err().contains("[sandbox_policy_weaker]") && start.err().contains("--accept-policy-change"),
-                    start.err());
-        } finally {
-            CliHarness.run(ws, env, "stop");
-        }
-        CliHarness.Result ok = CliHarness.run(ws, env, "sandbox", "run", "--accept-policy-change", "--", "true");
+        CliHarness.Result ok = CliHarness.run(ws, env, "sandbox", "run", "--accept-policy-change", "--", "touch",
+                marker.toString());
         assertEquals(0, ok.exit(), ok.err());
+        assertTrue(Files.exists(marker), "accepted: the reviewer's choice applies");
+        assertTrue(ok.err().contains("sandbox.mode = off (from mono-agent.config.json")
+                && ok.err().contains("WARNING: sandbox weaker than the playbook's: the sandbox is OFF"), ok.err());
         CliHarness.Result after = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
-        assertEquals(0, after.exit(), "accepted once, then the new baseline: " + after.err());
-        String log = Files.readString(ws.resolve(".mono-agent/policy-changes.jsonl"));
-        assertTrue(log.contains("\"type\":\"PolicyChanged\"") && log.contains("\"applied\":false")
-                && log.contains("\"by\":\"--accept-policy-change\""), log);
-    }
-
-    /**
-     * Issue 9 (after the attack): dropping {@code sandbox.network.localhostPorts} grants every host loopback listener,
-     * and adding a port grants that one: both are refused like any other widening, with the difference and the flag.
-     */
-    @Test
-    void removingOrWideningLocalhostPortsIsAWeakerPolicy() throws Exception {
-        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
-                + "\"sandbox\":{\"network\":{\"mode\":\"localhost\",\"localhostPorts\":[5432]}}}");
-        CliHarness.Result first = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
-        assertEquals(0, first.exit(), first.err());
-        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
-                + "\"sandbox\":{\"network\":{\"mode\":\"localhost\",\"localhostPorts\":[5432,9229]}}}");
-        CliHarness.Result more = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
-        assertEquals(1, more.exit(), "a new granted port was applied without confirmation: " + more.err());
-        assertTrue(more.err().contains("sandbox.network.localhostPorts: adds 9229")
-                && more.err().contains("--accept-policy-change"), more.err());
-        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
-                + "\"sandbox\":{\"network\":{\"mode\":\"localhost\"}}}");
-        CliHarness.Result all = CliHarness.run(ws, env, "sandbox", "run", "--", "true");
-        assertEquals(1, all.exit(), "dropping localhostPorts was applied without confirmation: " + all.err());
-        assertTrue(all.err().contains("[sandbox_policy_weaker]") && all.err().contains(
-                "sandbox.network.localhostPorts: no longer narrowed (every host loopback listener is granted)"),
-                all.err());
-        String log = Files.readString(ws.resolve(".mono-agent/policy-changes.jsonl"));
-        assertTrue(log.contains("localhostPorts: no longer narrowed") && log.contains("\"applied\":false"), log);
+        assertTrue(after.err().contains("the sandbox is OFF") && !after.err().contains("Ignored from"), after.err());
     }
 }

@@ -33,7 +33,7 @@ final class MemoryFixtures {
     /** A workspace at {@code ws} with this config JSON, loaded as the CLI would (no process env). */
     static dev.monoagent.config.LoadedConfig workspace(Path ws, String configJson) throws Exception {
         java.nio.file.Files.writeString(ws.resolve(dev.monoagent.config.ConfigLoader.CONFIG_FILE), configJson);
-        return dev.monoagent.config.ConfigLoader.load(
+        return dev.monoagent.config.Trusted.load(
                 new dev.monoagent.config.ConfigLoader.Options(ws, null, null, java.util.Map.of()));
     }
 

@@ -29,7 +29,7 @@ class ModelClientsTest {
 
     LoadedConfig load(String json, Map<String, String> env) throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), json);
-        return ConfigLoader.load(new ConfigLoader.Options(ws, null, null, env));
+        return dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null, env));
     }
 
     @Test

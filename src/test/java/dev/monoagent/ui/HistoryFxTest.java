@@ -68,7 +68,7 @@ class HistoryFxTest {
                  "providers": {"openai": {"baseUrl": "%s"}}, "memory": {"mode": "lite"},
                  "tools": {"allowedTools": []}, "sandbox": {"mode": "off"}}
                 """.formatted(fake.baseUrl()));
-        LoadedConfig cfg = ConfigLoader.load(new ConfigLoader.Options(ws, null, null,
+        LoadedConfig cfg = dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null,
                 Map.of("OPENAI_API_KEY", "sk-history")));
         service = AgentService.of(cfg, TestEngine.env());
         executor = new FxTaskExecutor();

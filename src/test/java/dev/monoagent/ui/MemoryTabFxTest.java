@@ -42,7 +42,7 @@ class MemoryTabFxTest {
     void start(Stage stage) throws Exception {
         ws = Files.createTempDirectory(tmp, "ws");
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"memory\":{\"mode\":\"lite\"}}");
-        try (MemoryStore m = MemoryStore.open(ConfigLoader.load(new ConfigLoader.Options(ws, null, null, Map.of())))) {
+        try (MemoryStore m = MemoryStore.open(dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null, Map.of())))) {
             m.remember("The webhook retries redirect loops forever.");
             m.remember("Billing rounds negative amounts toward zero.");
         }

@@ -390,7 +390,7 @@ class PromptBoxBenchmark {
                      "memory": {"mode": "lite"},
                      "sandbox": {"mode": "native", "network": {"mode": "localhost"}, "fallback": "fail-closed"}}
                     """.formatted(fake.baseUrl()));
-            LoadedConfig cfg = ConfigLoader.load(new ConfigLoader.Options(ws, null, null,
+            LoadedConfig cfg = dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null,
                     Map.of("OPENAI_API_KEY", "sk-bench")));
             FxTaskExecutor ex = new FxTaskExecutor();
             HostEnv env = RealEngine.env(ws.resolveSibling("engine"));

@@ -89,7 +89,7 @@ class PromptBoxFxTest {
                  "memory": {"mode": "lite"},
                  "sandbox": {"mode": "native", "network": {"mode": "localhost"}, "fallback": "fail-closed"}}
                 """.formatted(fake.baseUrl()));
-        LoadedConfig cfg = ConfigLoader.load(new ConfigLoader.Options(ws, null, null, Map.of("OPENAI_API_KEY", KEY)));
+        LoadedConfig cfg = dev.monoagent.config.Trusted.load(new ConfigLoader.Options(ws, null, null, Map.of("OPENAI_API_KEY", KEY)));
         service = AgentService.of(cfg, env);
         executor = new FxTaskExecutor();
         wb = Workbench.open(stage, ws, new EngineSandbox(service), new ToolsRunner(service), new ServiceAgent(service),

@@ -8,7 +8,7 @@ import java.time.format.DateTimeFormatter;
 /**
  * The status-bar sandbox badge: one of three levels and the exact words a reviewer reads.
  *
- * @param level ENFORCING (green), BLOCKED (red), UNSAFE (red, host fallback), OFF (grey), UNVERIFIED (amber)
+ * @param level ENFORCING (green), BLOCKED (red), UNSAFE (red, host fallback), OFF (red), UNVERIFIED (amber)
  * @param text  e.g. {@code Sandbox: ENFORCING (verified 10:42)}
  */
 public record Badge(Level level, String text) {
@@ -36,7 +36,7 @@ public record Badge(Level level, String text) {
                     ? new Badge(Level.UNVERIFIED, "Sandbox: NOT YET VERIFIED — run Check")
                     : new Badge(Level.ENFORCING, "Sandbox: ENFORCING (verified " + HHMM.format(verified) + ")");
             case UNSAFE_HOST_PROCESS -> new Badge(Level.UNSAFE, "UNSAFE HOST FALLBACK");
-            case OFF -> new Badge(Level.OFF, "Sandbox: OFF");
+            case OFF -> new Badge(Level.OFF, "Sandbox: OFF — commands run on the host");
             case BLOCKED -> new Badge(Level.BLOCKED, BLOCKED_PREFIX + (reason == null ? "sandbox not proven" : reason));
         };
     }

@@ -65,8 +65,11 @@ public final class SandboxPanelModel {
     /** The rows come from the engine or a check run here, not from the record on disk. */
     private boolean rowsFromEngine;
 
+    private final ReadOnlyStringWrapper notice = new ReadOnlyStringWrapper("");
+
     public SandboxPanelModel(SandboxPort port, TaskExecutor executor, EventSink events) {
         this.port = port;
+        this.notice.set(String.join("\n", port.notices()));
         this.executor = executor;
         this.events = events;
     }
@@ -223,6 +226,14 @@ public final class SandboxPanelModel {
 
     public ReadOnlyObjectProperty<SandboxSnapshot> snapshotProperty() {
         return snapshot.getReadOnlyProperty();
+    }
+
+    /**
+     * What was held back from the workspace's own files and how the sandbox is weaker than the playbook's, one line
+     * each; empty when neither applies.
+     */
+    public javafx.beans.property.ReadOnlyStringProperty noticeProperty() {
+        return notice.getReadOnlyProperty();
     }
 
     public ReadOnlyObjectProperty<Badge> badgeProperty() {

@@ -25,6 +25,20 @@ public final class EngineSandbox implements SandboxPort {
     private final AgentService service;
     private volatile Consumer<ProbeResult> activeProbe;
 
+    @Override
+    public java.util.List<String> notices() {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        String held = service.config().trust().notice();
+        if (held != null) {
+            out.add(held);
+        }
+        String weaker = dev.monoagent.config.ConfigView.weakerWarning(service.config());
+        if (weaker != null) {
+            out.add(weaker);
+        }
+        return out;
+    }
+
     public EngineSandbox(AgentService service) {
         this.service = service;
         service.events().subscribe(e -> {

@@ -20,6 +20,14 @@ public interface SandboxPort {
     SandboxSnapshot snapshot();
 
     /**
+     * What the reviewer must see before trusting the badge, one line each: the workspace settings held back until
+     * accepted, and how the sandbox in effect is weaker than the playbook's. Empty when neither applies.
+     */
+    default java.util.List<String> notices() {
+        return java.util.List.of();
+    }
+
+    /**
      * The self-check the sandbox state rests on, without running one: once the engine is open, the proof in force (a
      * cached pass or the run made when opening); before that, the last check recorded on disk. Null when none is
      * known. May block (it reads the private cache).

@@ -124,7 +124,14 @@ public final class SandboxPanelView extends VBox {
         engineTitle.getStyleClass().add("section-title");
         Label probesTitle = new Label("Functional check");
         probesTitle.getStyleClass().add("section-title");
-        top = new VBox(6, title, effective, reason, actions, step);
+        Label notice = new Label();
+        notice.setId("sandbox-notice");
+        notice.getStyleClass().add("sandbox-notice");
+        notice.setWrapText(true);
+        notice.textProperty().bind(model.noticeProperty());
+        notice.visibleProperty().bind(model.noticeProperty().isNotEmpty());
+        notice.managedProperty().bind(notice.visibleProperty());
+        top = new VBox(6, title, effective, reason, notice, actions, step);
         top.getStyleClass().add("sandbox-top");
         content = new VBox(6, probesTitle, proofLine, probes, verified, engineTitle, engine, policyTitle, policy);
         content.getStyleClass().add("sandbox-content");
