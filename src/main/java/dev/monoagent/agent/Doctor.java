@@ -95,6 +95,7 @@ public final class Doctor {
         s.add(runtime(lc));
         s.add(credentials(lc));
         s.add(warnings(lc));
+        s.add(workspaceTrust(lc));
         s.add(memory(lc));
         s.add(tools(lc));
         s.add(sandbox(lc, sandbox));
@@ -211,6 +212,22 @@ public final class Doctor {
         return new Section("tools", "Tools & MCP", Status.OK, List.of(p.summary(), "No MCP servers configured."));
     }
 
+    /** What the workspace's own files ask for that waits for the reviewer (docs/trust.md). */
+    static Section workspaceTrust(LoadedConfig lc) {
+        dev.monoagent.config.WorkspaceTrust t = lc.trust();
+        if (t.settled()) {
+            return new Section("workspace-trust", "Workspace trust", Status.OK, List.of(t.accepted().isEmpty()
+                    ? "Nothing from the workspace waits for your acceptance."
+                    : "Nothing waits; " + t.accepted().size() + " workspace setting(s) accepted earlier are in effect "
+                    + "(mono-agent trust --show)."));
+        }
+        List<String> lines = new ArrayList<>();
+        t.pending().forEach(i -> lines.add("[WARN] not in effect: " + i.line()));
+        lines.add("[WARN] Review with " + dev.monoagent.config.WorkspaceTrust.ACCEPT_COMMAND + " --show; accept with "
+                + dev.monoagent.config.WorkspaceTrust.ACCEPT_COMMAND + ".");
+        return new Section("workspace-trust", "Workspace trust", Status.WAITING, lines);
+    }
+
     static Section sandbox(LoadedConfig lc, SandboxVerdict v) {
         MonoConfig.Sandbox sb = lc.config().sandbox();
         if (sb.mode() == SandboxMode.OFF) {
@@ -227,6 +244,8 @@ public final class Doctor {
         if (sb.unsafeFallbackAllowed()) {
             lines.add(SandboxStatus.UNSAFE_WARNING);
         }
+        dev.monoagent.config.ConfigView.weakerThanPlaybook(lc)
+                .forEach(w -> lines.add("[WARN] weaker than the playbook's: " + w));
         if (v.proven()) {
             lines.addAll(v.details());
             return new Section("sandbox", "Sandbox", Status.OK, lines);
