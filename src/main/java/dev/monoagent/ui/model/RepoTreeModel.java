@@ -83,7 +83,8 @@ public final class RepoTreeModel {
                     continue;
                 }
                 boolean isDir = a.isDirectory();
-                out.add(new FileEntry(p, p.getFileName().toString(), isDir, pol.protection(p) != null,
+                boolean locked = pol.mode() != dev.monoagent.config.Enums.SandboxMode.OFF && pol.protection(p) != null;
+                out.add(new FileEntry(p, p.getFileName().toString(), isDir, locked,
                         isDir ? -1 : a.size()));
             }
         }
@@ -127,13 +128,15 @@ public final class RepoTreeModel {
         return false;
     }
 
+    /** Whether the engine protects {@code p}: never while the sandbox is off (nothing wraps the commands then). */
     public boolean isProtected(Path p) {
-        return policy.get().protection(p) != null;
+        return protection(p) != null;
     }
 
-    /** Why the engine protects {@code p} (for the badge's tooltip), or null. */
+    /** Why the engine protects {@code p} (for the badge's tooltip), or null; null for everything while it is off. */
     public String protection(Path p) {
-        return policy.get().protection(p);
+        dev.monoagent.sandbox.Policy pol = policy.get();
+        return pol.mode() == dev.monoagent.config.Enums.SandboxMode.OFF ? null : pol.protection(p);
     }
 
     /**

@@ -63,9 +63,18 @@ public final class RepoTreeView extends TreeView<FileEntry> {
         model.policyEpochProperty().addListener((o, a, b) -> List.copyOf(loaded.values()).forEach(LazyItem::reload));
     }
 
-    /** What the tree's marks mean, shown under it. */
-    public static Node legend() {
+    /**
+     * What the tree's marks mean, shown under it. While the sandbox is off or commands may run on the host, it says
+     * that nothing is protected instead (the tree then draws no locks).
+     */
+    public static Node legend(javafx.beans.value.ObservableValue<dev.monoagent.ui.model.Badge> badge) {
         Label lock = new Label("protected (the agent cannot write)", Icons.of(MaterialDesignL.LOCK, "badge-icon"));
+        lock.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
+            dev.monoagent.ui.model.Badge b = badge.getValue();
+            return b != null && (b.level() == dev.monoagent.ui.model.Badge.Level.OFF
+                    || b.level() == dev.monoagent.ui.model.Badge.Level.UNSAFE)
+                    ? "NOTHING is protected: commands may run on the host" : "protected (the agent cannot write)";
+        }, badge));
         lock.getStyleClass().addAll("legend-item", "legend-protected");
         Label changed = new Label("changed this session", Icons.of(MaterialDesignP.PENCIL, "changed-icon"));
         changed.getStyleClass().add("legend-item");

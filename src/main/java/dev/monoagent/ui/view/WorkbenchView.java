@@ -99,7 +99,7 @@ public final class WorkbenchView extends BorderPane {
         vertical = new SplitPane(centre, violations);
         vertical.setOrientation(Orientation.VERTICAL);
         vertical.setDividerPositions(0.72);
-        treePane = new VBox(tree, RepoTreeView.legend());
+        treePane = new VBox(tree, RepoTreeView.legend(model.sandbox().badgeProperty()));
         treePane.getStyleClass().add("tree-pane");
         VBox.setVgrow(tree, Priority.ALWAYS);
         treePane.setMinWidth(TREE_MIN);

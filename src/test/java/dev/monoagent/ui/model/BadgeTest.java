@@ -18,7 +18,7 @@ class BadgeTest {
         "blocked|sandbox_unavailable: srt (absent)|false|BLOCKED|BLOCKED — sandbox_unavailable: srt (absent)",
         "blocked|                     |false|BLOCKED   |BLOCKED — sandbox not proven",
         "unsafe-host-process|x        |false|UNSAFE    |UNSAFE HOST FALLBACK",
-        "off|                         |false|OFF       |Sandbox: OFF"})
+        "off|                         |false|OFF       |Sandbox: OFF — commands run on the host"})
     void wordsFollowTheEffectiveState(String effective, String reason, boolean verified, Badge.Level level,
                                       String text) {
         Badge b = Badge.of(dev.monoagent.common.Effective.fromWire(effective), reason, verified ? T : null);

@@ -49,6 +49,23 @@ class RepoTreeModelTest {
         assertTrue(m.list(ws.resolve("src/lib")).get(0).protectedPath());
     }
 
+    /** With the sandbox off nothing wraps the commands: the tree must not draw a single lock. */
+    @Test
+    void noLocksWhileTheSandboxIsOff() throws Exception {
+        dev.monoagent.config.MonoConfig d = dev.monoagent.config.MonoConfig.DEFAULTS;
+        dev.monoagent.config.MonoConfig.Sandbox off = new dev.monoagent.config.MonoConfig.Sandbox(
+                dev.monoagent.config.Enums.SandboxMode.OFF, d.sandbox().network(), d.sandbox().readableRoots(),
+                d.sandbox().writableRoots(), d.sandbox().denyWrite(), d.sandbox().fallback(), false);
+        dev.monoagent.config.MonoConfig cfg = new dev.monoagent.config.MonoConfig(d.agent(), d.runtime(),
+                d.providers(), d.context(), d.tools(), off, d.memory(), d.processJobs(), d.monitors());
+        Path root = ws.toAbsolutePath().normalize();
+        RepoTreeModel m = new RepoTreeModel(ws, () -> PolicyFactory.fromConfig(new dev.monoagent.config.LoadedConfig(
+                root.resolve("mono-agent.config.json"), false, root, cfg, java.util.Map.of(), List.of(),
+                java.util.Map.of())), new DirectTaskExecutor());
+        assertTrue(m.list(ws).stream().noneMatch(FileEntry::protectedPath), m.list(ws).toString());
+        assertFalse(m.isProtected(ws.resolve(".env")));
+    }
+
     @Test
     void engineMountPointsThatAppearAfterOpenAreHidden() throws Exception {
         RepoTreeModel m = model();
