@@ -151,19 +151,43 @@ class CliTest {
     void sandboxOffIsDisabledAndUnsafeFallbackWarns() throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
                 "{\"runtime\":{\"model\":\"ollama:qwen\"},\"sandbox\":{\"mode\":\"off\"}}");
+        run("trust");
         CliHarness.Result off = run("validate");
         assertTrue(off.out().contains("Sandbox: disabled\n  Sandbox is off; commands run without mono-agent sandbox "
                 + "wrapping."), off.out());
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"ollama:qwen\"},"
                 + "\"sandbox\":{\"fallback\":\"unsafe-host-process\",\"unsafeAllowHostProcess\":true}}");
+        run("trust");
         assertTrue(run("validate").out().contains("WARNING: Unsafe sandbox fallback is active: all sandbox "
                 + "roots/denyWrite entries are inert; commands run unsandboxed."));
+    }
+
+    @Test
+    void trustShowListsWithoutAcceptingAndTrustPrintsWhatItAccepts() throws Exception {
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"ollama:qwen\"},"
+                + "\"sandbox\":{\"network\":{\"mode\":\"all\"}}}");
+        CliHarness.Result show = run("trust", "--show");
+        assertEquals(0, show.exit(), show.err());
+        assertTrue(show.out().contains("Waiting for your acceptance (not in effect):\n  - sandbox.network = all "
+                + "(from mono-agent.config.json: would widen the sandbox)"), show.out());
+        CliHarness.Result v = run("validate");
+        assertTrue(v.out().contains("Workspace trust: waiting") && v.err().contains("sandbox.network=all"),
+                v.out() + v.err());
+        assertFalse(v.out().contains("network all: commands reach any host"), "not in effect yet: " + v.out());
+        CliHarness.Result t = run("trust");
+        assertEquals(0, t.exit(), t.err());
+        assertTrue(t.out().contains("Accepting 1 setting(s) from the workspace:\n  - sandbox.network = all"), t.out());
+        CliHarness.Result after = run("validate");
+        assertTrue(after.out().contains("Workspace trust: ok") && after.out().contains("network all: commands reach "
+                + "any host"), after.out());
+        assertTrue(run("trust").out().contains("Nothing from the workspace waits for your acceptance."));
     }
 
     @Test
     void configShowsProvenanceAndSecretsAsSetOrUnset() throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"openai:gpt-5\"}}");
         Files.writeString(ws.resolve(".env"), "OPENAI_API_KEY=sk-very-secret-value\n");
+        run("trust");
         CliHarness.Result r = CliHarness.run(ws, Map.of("MONO_AGENT_SANDBOX_NETWORK", "localhost",
                 "MONO_AGENT_CACHE_DIR", emptyCache.toString()), "config");
         assertEquals(0, r.exit(), r.err());

@@ -30,8 +30,10 @@ class MemoryCliTest {
         return CliHarness.run(ws, Map.of("MONO_AGENT_CACHE_DIR", cache.toString()), args);
     }
 
+    /** The reviewer's own config for this test, accepted as written (mono-agent trust). */
     private void config(String json) throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), json);
+        run("trust");
     }
 
     private JsonNode memorySection() throws Exception {
