@@ -140,7 +140,7 @@ public final class ConfigLoader {
         List<ConfigError> errors = new ArrayList<>(binder.errors());
         List<String> warnings = new ArrayList<>();
         if (errors.isEmpty()) {
-            validate(cfg, envNameOf, errors, warnings);
+            validate(cfg, workspace, envNameOf, errors, warnings);
         }
         if (!errors.isEmpty()) {
             throw new ConfigException(errors);
@@ -222,9 +222,10 @@ public final class ConfigLoader {
         cur.set(parts[parts.length - 1], value);
     }
 
-    private static void validate(MonoConfig cfg, Map<String, String> envNameOf, List<ConfigError> errors,
-                                 List<String> warnings) {
+    private static void validate(MonoConfig cfg, Path workspace, Map<String, String> envNameOf,
+                                 List<ConfigError> errors, List<String> warnings) {
         MonoConfig.Sandbox sb = cfg.sandbox();
+        HomeRoots.check(cfg, workspace, envNameOf, errors);
         String fallbackName = envNameOf.getOrDefault("sandbox.fallback", "sandbox.fallback");
         if (sb.fallback() == Enums.Fallback.UNSAFE_HOST_PROCESS && !sb.unsafeAllowHostProcess()) {
             errors.add(new ConfigError(fallbackName, fallbackName + " is unsafe-host-process but "

@@ -167,8 +167,10 @@ public final class PolicyBaseline {
                 case WRITABLE_ROOTS -> p.writableRoots().stream().map(Path::toString).toList();
                 case DENY_WRITE -> p.denyWriteGlobs();
                 // host facts outside the workspace (the engine cache, a hooks path under home) are not policy choices
-                case PROTECTED -> p.protectedLiterals().stream().filter(l -> l.startsWith(p.workspace()))
-                        .map(Path::toString).toList();
+                // and the config/env file names protected at any depth (--config review.json)
+                case PROTECTED -> java.util.stream.Stream.concat(p.protectedLiterals().stream()
+                        .filter(l -> l.startsWith(p.workspace())).map(Path::toString),
+                        p.hostFileNames().stream().map(n -> "any depth: " + n)).toList();
                 case DENY_READ -> java.util.stream.Stream.concat(p.denyRead().stream(), p.readSecrets().stream())
                         .map(Path::toString).toList();
             };
@@ -202,6 +204,7 @@ public final class PolicyBaseline {
         m.put("writableRoots", Dimension.WRITABLE_ROOTS);
         m.put("denyWriteGlobs", Dimension.DENY_WRITE);
         m.put("protectedLiterals", Dimension.PROTECTED);
+        m.put("hostFileNames", Dimension.PROTECTED);
         m.put("denyRead", Dimension.DENY_READ);
         m.put("readSecrets", Dimension.DENY_READ);
         m.put("network", Dimension.NETWORK);
