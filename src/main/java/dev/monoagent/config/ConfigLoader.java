@@ -265,11 +265,11 @@ public final class ConfigLoader {
             // what the workspace wrote is checked too: a held-back value is still reported when it is malformed
             if (reverted) {
                 List<ConfigError> written = new ArrayList<>();
-                validate(asWritten, envNameOf, written, new ArrayList<>());
+                validate(asWritten, workspace, envNameOf, written, new ArrayList<>());
                 errors.addAll(written);
             }
             List<ConfigError> effective = new ArrayList<>();
-            validate(cfg, envNameOf, effective, warnings);
+            validate(cfg, workspace, envNameOf, effective, warnings);
             effective.stream().filter(e -> !errors.contains(e)).forEach(errors::add);
         }
         if (!errors.isEmpty()) {
@@ -479,9 +479,10 @@ public final class ConfigLoader {
         cur.set(parts[parts.length - 1], value);
     }
 
-    private static void validate(MonoConfig cfg, Map<String, String> envNameOf, List<ConfigError> errors,
-                                 List<String> warnings) {
+    private static void validate(MonoConfig cfg, Path workspace, Map<String, String> envNameOf,
+                                 List<ConfigError> errors, List<String> warnings) {
         MonoConfig.Sandbox sb = cfg.sandbox();
+        HomeRoots.check(cfg, workspace, envNameOf, errors);
         String fallbackName = envNameOf.getOrDefault("sandbox.fallback", "sandbox.fallback");
         if (sb.fallback() == Enums.Fallback.UNSAFE_HOST_PROCESS && !sb.unsafeAllowHostProcess()) {
             errors.add(new ConfigError(fallbackName, fallbackName + " is unsafe-host-process but "

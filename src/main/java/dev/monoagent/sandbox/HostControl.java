@@ -53,14 +53,28 @@ final class HostControl {
     }
 
     /**
+     * The names of the config file and env file in use when they are not the default ones ({@code --config
+     * review.json}): the reviewer types the same option in any directory, so the name is protected at any depth.
+     */
+    static List<String> fileNames(LoadedConfig cfg) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Path f : new Path[] {cfg.configPath(), cfg.envFile()}) {
+            Path name = f == null ? null : f.getFileName();
+            if (name != null && !Policy.HOST_FILE_NAMES.contains(name.toString()) && !name.toString().equals(".env")) {
+                out.add(name.toString());
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
      * Literal engine denies for the git control dirs and host-executed files among {@code found}
      * ({@link ProtectedFinder}) plus the workspace's and writable roots' own {@code .git}.
      */
     static List<Path> engineDenies(Policy p, List<Path> found) {
         Set<Path> out = new LinkedHashSet<>(gitDenies(p, found));
-        Path ws = p.workspace();
         for (Path f : found) {
-            Path exec = hostExecuted(ws, f);
+            Path exec = hostExecuted(p, f);
             if (exec != null) {
                 out.add(exec);
             }
@@ -82,11 +96,12 @@ final class HostControl {
             }
         }
         for (Path f : found) {
-            if (!f.startsWith(ws) || f.equals(ws)) {
+            Path root = p.rootOf(f);
+            if (root == null) {
                 continue;
             }
-            Path rel = ws.relativize(f);
-            Path acc = ws;
+            Path rel = root.relativize(f);
+            Path acc = root;
             boolean inGit = false;
             for (int i = 0; i < rel.getNameCount(); i++) {
                 acc = acc.resolve(rel.getName(i));
@@ -153,18 +168,28 @@ final class HostControl {
         }
     }
 
-    /** The outermost {@link Policy#HOST_EXECUTED} path that {@code f} is or lies in, or null. */
+    /**
+     * The outermost {@link Policy#HOST_EXECUTED} path, or host file ({@link Policy#hostFileName}), that {@code f} is
+     * or lies in below any of the policy's roots, or null.
+     */
+    static Path hostExecuted(Policy p, Path f) {
+        Path root = p.rootOf(f);
+        return root == null ? null : below(root, f, p);
+    }
+
+    /** The outermost {@link Policy#HOST_EXECUTED} path that {@code f} is or lies in below {@code ws}, or null. */
     static Path hostExecuted(Path ws, Path f) {
-        if (!f.startsWith(ws) || f.equals(ws)) {
-            return null;
-        }
-        Path rel = ws.relativize(f);
-        Path acc = ws;
+        return f.startsWith(ws) && !f.equals(ws) ? below(ws, f, null) : null;
+    }
+
+    private static Path below(Path root, Path f, Policy p) {
+        Path rel = root.relativize(f);
+        Path acc = root;
         String prev = null;
         for (Path part : rel) {
             String name = part.toString();
             acc = acc.resolve(name);
-            if (HostExecuted.match(prev, name) != null) {
+            if (HostExecuted.match(prev, name) != null || p != null && p.hostFileName(part) != null) {
                 return acc;
             }
             prev = name;
@@ -208,13 +233,13 @@ final class HostControl {
      * {@code qdir/<its parent>/dot-git}; a bare layout loses its {@code HEAD} (moved likewise), so git no longer
      * recognises it. Returns where it went, or null when it could not be moved (a symlink on the way).
      */
-    static Path neutralise(Path ws, Path repo, Path qdir) {
+    static Path neutralise(Policy p, Path repo, Path qdir) {
         Path victim = repo.getFileName().toString().equals(".git") ? repo : repo.resolve("HEAD");
         try {
-            if (!ProtectedScan.insideWs(ws, victim)) {
+            if (!ProtectedScan.insideRoot(p, victim)) {
                 return null;
             }
-            Path rel = ws.relativize(victim);
+            Path rel = Path.of(ProtectedScan.quarantineName(p, victim));
             Path dest = qdir.resolve(rel.getParent() == null ? "" : rel.getParent().toString())
                     .resolve(victim.getFileName().toString().equals(".git") ? "dot-git" : "HEAD");
             // by descriptor, never following a symlink a still-running sandboxed process swapped in (item 3)

@@ -783,13 +783,14 @@ final class NativeEngine implements AutoCloseable {
         all.addAll(before.repos());
         Path ws = policy.workspace();
         for (Path f : all) {
-            if (!f.startsWith(ws) || f.equals(ws) || lits.stream().anyMatch(f::startsWith)) {
+            Path root = policy.rootOf(f);
+            if (root == null || lits.stream().anyMatch(f::startsWith)) {
                 continue;
             }
-            Path acc = ws;
-            for (Path part : ws.relativize(f)) {
+            Path acc = root;
+            for (Path part : root.relativize(f)) {
                 acc = acc.resolve(part);
-                if (Policy.dangerousName(ws.relativize(acc)) != null || policy.protectedGlob(acc) != null) {
+                if (policy.namedProtection(root.relativize(acc)) != null || policy.protectedGlob(acc) != null) {
                     break;
                 }
             }

@@ -32,11 +32,23 @@ import java.util.List;
  * @param localhostPorts    localhost mode: the only host ports granted (empty: every loopback listener)
  * @param readSecrets       secrets never readable whatever the roots say (home and toolchain credentials, the
  *                          sign-in store, {@code /etc/shadow} and friends): {@link #readDenial}
+ * @param hostFileNames     file names mono-agent itself reads as the reviewer's settings under a name the config
+ *                          chose ({@code --config review.json}, {@code --env-file agent.env}): protected at any depth
+ *                          below every root, like {@link #HOST_FILE_NAMES}
  */
 public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
                      List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
                      List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist,
-                     List<Integer> localhostPorts, List<Path> readSecrets) {
+                     List<Integer> localhostPorts, List<Path> readSecrets, List<String> hostFileNames) {
+
+    /** A policy protecting only the fixed {@link #HOST_FILE_NAMES}. */
+    public Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
+                  List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
+                  List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist,
+                  List<Integer> localhostPorts, List<Path> readSecrets) {
+        this(workspace, mode, fallback, unsafeAllowed, readableRoots, writableRoots, denyWriteGlobs, protectedLiterals,
+                denyRead, network, allowlist, localhostPorts, readSecrets, List.of());
+    }
 
     /** A policy with no secrets beyond {@code denyRead} (tests and the self-check's scratch policy). */
     public Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
@@ -98,6 +110,66 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         allowlist = List.copyOf(allowlist);
         localhostPorts = List.copyOf(localhostPorts);
         readSecrets = List.copyOf(readSecrets);
+        hostFileNames = List.copyOf(hostFileNames);
+    }
+
+    /**
+     * What mono-agent reads as the reviewer's own settings, by name, from whichever directory it is started in: its
+     * config, its state dir and the persona files the system prompt includes. A copy at any depth below any root
+     * would be read the next time the reviewer runs mono-agent from that directory, so none may be written.
+     */
+    public static final List<String> HOST_FILE_NAMES = List.of("mono-agent.config.json", ".mono-agent", "IDENTITY.md",
+            "SOUL.md");
+
+    /**
+     * The roots whose protected names are guarded: the workspace and every writable root, leaving out any that lies
+     * inside another (its files are the outer one's). Each is walked, denied and scanned as the workspace is.
+     */
+    public List<Path> guardedRoots() {
+        List<Path> all = new ArrayList<>();
+        all.add(workspace);
+        for (Path r : writableRoots) {
+            if (!all.contains(r)) {
+                all.add(r);
+            }
+        }
+        List<Path> out = new ArrayList<>();
+        for (Path a : all) {
+            if (all.stream().noneMatch(b -> !b.equals(a) && a.startsWith(b))) {
+                out.add(a);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The guarded root holding {@code n} (the outermost), or null when {@code n} is in none or is one itself. */
+    public Path rootOf(Path n) {
+        for (Path r : guardedRoots()) {
+            if (n.startsWith(r) && !n.equals(r)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** The {@link #HOST_FILE_NAMES} or {@link #hostFileNames} entry that a segment of {@code rel} is, or null. */
+    public String hostFileName(Path rel) {
+        for (Path part : rel) {
+            String name = part.toString();
+            if (HOST_FILE_NAMES.contains(name) || hostFileNames.contains(name)) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    /** As {@link #dangerousName}, and the host's own file names ({@link #hostFileName}). */
+    public String namedProtection(Path rel) {
+        String named = dangerousName(rel);
+        if (named == null && hostFileName(rel) != null) {
+            named = "read by mono-agent as the reviewer's settings (" + hostFileName(rel) + ")";
+        }
+        return named;
     }
 
     /**
@@ -152,7 +224,7 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
             return "protected by denyWrite " + glob;
         }
         for (Path root : rootsFor(n)) {
-            String named = dangerousName(root.relativize(n));
+            String named = namedProtection(root.relativize(n));
             if (named != null) {
                 return named;
             }
@@ -284,7 +356,10 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         return protection(p) != null;
     }
 
-    /** The denyWrite glob that matches {@code n} (itself or an ancestor inside the workspace), or null. */
+    /**
+     * The denyWrite glob that matches {@code n} (itself or an ancestor inside the workspace or a writable root), or
+     * null: a relative glob applies below every writable root as below the workspace.
+     */
     public String protectedGlob(Path n) {
         for (String g : denyWriteGlobs) {
             if (matches(g, n)) {
@@ -321,10 +396,16 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
             }
             return false;
         }
-        if (!n.startsWith(workspace) || n.equals(workspace)) {
-            return false;
+        for (Path root : rootsFor(n)) {
+            if (!n.equals(root) && matchesBelow(g, root.relativize(n))) {
+                return true;
+            }
         }
-        Path rel = workspace.relativize(n);
+        return false;
+    }
+
+    /** A relative glob against a path relative to one root (the workspace, or a writable root holding it). */
+    private static boolean matchesBelow(String g, Path rel) {
         PathMatcher m = matcher(g);
         if (!g.contains("/")) {
             // basename glob: any path component at any depth matching protects that path and everything under it

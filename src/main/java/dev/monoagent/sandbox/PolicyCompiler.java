@@ -48,7 +48,7 @@ final class PolicyCompiler {
     /** The policy for a loaded config, reading the workspace's git layout first (I/O). */
     static Policy compile(LoadedConfig cfg, Path home, Path cacheRoot) {
         Path ws = cfg.workspace().toAbsolutePath().normalize();
-        return compile(cfg, home, cacheRoot, WorkspaceFacts.layout(ws, home));
+        return compile(cfg, home, cacheRoot, WorkspaceFacts.layout(ws, home, cfg.writableRoots()));
     }
 
     /** The policy for a loaded config and its git layout. {@code home} is the directory whose secrets reads are denied. */
@@ -65,9 +65,20 @@ final class PolicyCompiler {
         if (git.dotGit() == WorkspaceFacts.DotGit.SYMLINK || git.dotGit() == WorkspaceFacts.DotGit.OTHER) {
             protectedLiterals.add(ws.resolve(".git"));
         }
-        Path hooks = git.hooksPath();
-        if (hooks != null && !protectedLiterals.contains(hooks)) {
-            protectedLiterals.add(hooks);
+        List<Path> hookPaths = new ArrayList<>();
+        if (git.hooksPath() != null) {
+            hookPaths.add(git.hooksPath());
+        }
+        hookPaths.addAll(git.rootHooks());
+        for (Path hooks : hookPaths) {
+            for (Path d : hookDirs(hooks)) {
+                // a bodies dir that is (or holds) a root would freeze that whole root: its hooks dir is still denied
+                boolean holdsRoot = !d.equals(hooks) && (ws.startsWith(d)
+                        || cfg.writableRoots().stream().anyMatch(r -> r.startsWith(d)));
+                if (!holdsRoot && !protectedLiterals.contains(d)) {
+                    protectedLiterals.add(d);
+                }
+            }
         }
         for (Path own : HostControl.files(cfg)) {
             if (!protectedLiterals.contains(own)) {
@@ -86,7 +97,22 @@ final class PolicyCompiler {
         List<Path> secrets = Toolchains.policySecrets(home, cfg.env(), cfg.readableRoots(), agentWritable);
         return new Policy(ws, s.mode(), s.fallback(), s.unsafeFallbackAllowed(), cfg.readableRoots(),
                 cfg.writableRoots(), s.denyWrite(), protectedLiterals, denyRead, s.network().mode(),
-                s.network().allowlist(), s.network().localhostPorts(), secrets);
+                s.network().allowlist(), s.network().localhostPorts(), secrets, HostControl.fileNames(cfg));
+    }
+
+    /**
+     * The directories whose scripts git runs through {@code hooks}: the hooks dir itself and, for a hook manager's
+     * dispatch dir named {@code _} (husky: {@code core.hooksPath .husky/_}, whose {@code _/pre-commit} runs
+     * {@code .husky/pre-commit}, wherever the project keeps it, e.g. {@code .config/husky/_}), the dir above it that
+     * holds the hook bodies.
+     */
+    static List<Path> hookDirs(Path hooks) {
+        Path parent = hooks.getParent();
+        if (hooks.getFileName() != null && hooks.getFileName().toString().equals("_") && parent != null
+                && parent.getParent() != null) {
+            return List.of(hooks, parent);
+        }
+        return List.of(hooks);
     }
 
     /** {@code core.hooksPath} in one git config file's lines, resolved against the workspace (or home for ~/), or null. */
@@ -142,12 +168,26 @@ final class PolicyCompiler {
         for (String g : p.denyWriteGlobs()) {
             String glob = g.endsWith("/**") ? g.substring(0, g.length() - 3) : g;
             if (!hasGlobChars(glob)) {
-                out.add(Path.of(glob).isAbsolute() ? Path.of(glob).normalize() : ws.resolve(glob).normalize());
+                if (Path.of(glob).isAbsolute()) {
+                    out.add(Path.of(glob).normalize());
+                } else {
+                    // relative: below every root, as the glob applies there (Policy.protectedGlob)
+                    for (Path root : p.guardedRoots()) {
+                        if (root.equals(ws) || facts.directories().contains(root)) {
+                            out.add(root.resolve(glob).normalize());
+                        }
+                    }
+                }
             } else if (!Path.of(glob).isAbsolute() && !glob.contains("/")) {
                 PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + glob);
                 for (String name : WELL_KNOWN) {
                     if (m.matches(Path.of(name))) {
-                        out.add(ws.resolve(name));
+                        // at the top of every root: a writable root's .env is as secret as the workspace's
+                        for (Path root : p.guardedRoots()) {
+                            if (root.equals(ws) || facts.directories().contains(root)) {
+                                out.add(root.resolve(name));
+                            }
+                        }
                     }
                 }
             }
@@ -178,13 +218,13 @@ final class PolicyCompiler {
      */
     static List<Path> protectedMatches(Policy p, List<Path> found) {
         Set<Path> hits = new LinkedHashSet<>();
-        Path ws = p.workspace();
         for (Path f : found) {
-            if (p.protectedGlob(f) == null) {
+            Path root = p.rootOf(f);
+            if (root == null || p.protectedGlob(f) == null) {
                 continue;
             }
-            Path acc = ws;
-            for (Path part : ws.relativize(f)) {
+            Path acc = root;
+            for (Path part : root.relativize(f)) {
                 acc = acc.resolve(part);
                 if (p.protectedGlob(acc) != null) {
                     break;
@@ -206,8 +246,14 @@ final class PolicyCompiler {
         Set<Path> out = new LinkedHashSet<>();
         Path ws = p.workspace();
         for (Path f : facts.found()) {
-            Path rel = ws.relativize(f);
-            Path acc = ws;
+            Path root = p.rootOf(f);
+            if (root == null) {
+                continue;
+            }
+            // srt's own scan covers the workspace (its cwd) only: another root's top level is listed here as well
+            boolean cwd = root.equals(ws);
+            Path rel = root.relativize(f);
+            Path acc = root;
             for (int i = 0; i < rel.getNameCount() - 1; i++) {
                 String seg = rel.getName(i).toString();
                 acc = acc.resolve(seg);
@@ -220,21 +266,21 @@ final class PolicyCompiler {
                     break;
                 }
                 // srt compares in lower case; its cwd-level list (exact case, top level) covers only ".vscode"
-                boolean ownCwd = i == 0 && Policy.ENGINE_DANGEROUS_DIRS.contains(seg);
+                boolean ownCwd = cwd && i == 0 && Policy.ENGINE_DANGEROUS_DIRS.contains(seg);
                 if (!ownCwd && Policy.engineDangerousDir(seg)) {
                     out.add(acc);
                     break;
                 }
                 if (seg.equalsIgnoreCase(".claude") && i + 1 < rel.getNameCount() - 1) {
                     String next = rel.getName(i + 1).toString();
-                    if (Policy.engineDangerousDir(seg + "/" + next) && !(i == 0
+                    if (Policy.engineDangerousDir(seg + "/" + next) && !(cwd && i == 0
                             && Policy.ENGINE_DANGEROUS_DIRS.contains(seg + "/" + next))) {
                         out.add(acc.resolve(next));
                     }
                     break;
                 }
             }
-            if (rel.getNameCount() > 1 && Policy.engineDangerousFile(rel.getFileName().toString())) {
+            if ((rel.getNameCount() > 1 || !cwd) && Policy.engineDangerousFile(rel.getFileName().toString())) {
                 out.add(f);
             }
         }

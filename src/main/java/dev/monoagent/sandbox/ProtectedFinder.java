@@ -31,13 +31,18 @@ import java.util.concurrent.TimeUnit;
 final class ProtectedFinder {
     private ProtectedFinder() {}
 
-    /** Absolute paths of the interesting files under {@code p.workspace()} ({@code rg} null: Java walk). */
+    /**
+     * Absolute paths of the interesting files under the workspace and every other writable root
+     * ({@link Policy#guardedRoots}; {@code rg} null: Java walk).
+     */
     static List<Path> find(Policy p, Path rg) {
-        Path ws = p.workspace();
-        if (!Files.isDirectory(ws)) {
-            return List.of();
+        List<Path> out = new ArrayList<>();
+        for (Path root : p.guardedRoots()) {
+            if (Files.isDirectory(root)) {
+                found(p, root, rg).stream().filter(f -> !inStateDir(p, f)).forEach(out::add);
+            }
         }
-        return found(p, rg).stream().filter(f -> !inStateDir(p, f)).toList();
+        return out;
     }
 
     /**
@@ -49,21 +54,29 @@ final class ProtectedFinder {
         return f.startsWith(p.workspace().resolve(".mono-agent"));
     }
 
-    private static List<Path> found(Policy p, Path rg) {
+    private static List<Path> found(Policy p, Path root, Path rg) {
         if (rg != null) {
-            List<Path> viaRg = ripgrep(p, rg);
-            List<Path> specials = viaRg == null ? null : specials(p);
+            List<Path> viaRg = ripgrep(p, root, rg);
+            List<Path> specials = viaRg == null ? null : specials(p, root);
             if (viaRg != null && specials != null) {
                 List<Path> all = new ArrayList<>(viaRg);
                 all.addAll(specials);
                 return all;
             }
         }
-        return walk(p);
+        return walk(p, root);
     }
 
-    /** The rg globs: each protected glob and its contents, srt's dangerous names, git control files. */
+    /** The rg globs for the workspace. */
     static List<String> globs(Policy p) {
+        return globs(p, p.workspace());
+    }
+
+    /**
+     * The rg globs below {@code root}: each protected glob and its contents, srt's dangerous names, git control files,
+     * the host's own file names.
+     */
+    static List<String> globs(Policy p, Path root) {
         Set<String> g = new LinkedHashSet<>();
         for (String raw : p.denyWriteGlobs()) {
             String glob = raw.endsWith("/**") ? raw.substring(0, raw.length() - 3) : raw;
@@ -85,9 +98,15 @@ final class ProtectedFinder {
         g.add("**/HEAD");
         // protected host files (config, IDENTITY.md, env file): a new one is quarantined like a new .env.*
         for (Path lit : p.protectedLiterals()) {
-            if (lit.startsWith(p.workspace()) && !lit.equals(p.workspace()) && !Files.isDirectory(lit)) {
-                g.add("/" + p.workspace().relativize(lit));
+            if (lit.startsWith(root) && !lit.equals(root) && !Files.isDirectory(lit)) {
+                g.add("/" + root.relativize(lit));
             }
+        }
+        List<String> hostFiles = new ArrayList<>(Policy.HOST_FILE_NAMES);
+        hostFiles.addAll(p.hostFileNames());
+        for (String h : hostFiles) {
+            g.add("**/" + h);
+            g.add("**/" + h + "/**");
         }
         for (String h : Policy.HOST_EXECUTED) {
             g.add("**/" + h);
@@ -109,10 +128,10 @@ final class ProtectedFinder {
         return List.copyOf(g);
     }
 
-    private static List<Path> ripgrep(Policy p, Path rg) {
+    private static List<Path> ripgrep(Policy p, Path root, Path rg) {
         List<String> cmd = new ArrayList<>(List.of(rg.toString(), "--files", "--hidden", "--no-ignore",
                 "--no-config", "--no-messages", "--null"));
-        for (String g : globs(p)) {
+        for (String g : globs(p, root)) {
             cmd.add("-g");
             cmd.add(g);
         }
@@ -121,8 +140,8 @@ final class ProtectedFinder {
             cmd.add(g);
         }
         // rg exits 1 when nothing matched
-        byte[] bytes = listing(cmd, p.workspace(), 1);
-        return bytes == null ? null : bytes.length == 0 ? List.of() : decode(p.workspace(), bytes);
+        byte[] bytes = listing(cmd, root, 1);
+        return bytes == null ? null : bytes.length == 0 ? List.of() : decode(root, bytes);
     }
 
     /**
@@ -185,15 +204,15 @@ final class ProtectedFinder {
      * The entries rg never lists — symlinks, fifos, sockets, devices — that a protection rule selects ({@code find},
      * no symlink following); null when find is missing or fails, or a name is not valid UTF-8.
      */
-    static List<Path> specials(Policy p) {
+    static List<Path> specials(Policy p, Path root) {
         Path find = Path.of("/usr/bin/find");
         if (!Files.isExecutable(find)) {
             find = Path.of("/bin/find");
         }
         List<String> cmd = List.of(find.toString(), "-P", ".", "-mindepth", "1", "(", "-type", "l", "-o", "-type", "p",
                 "-o", "-type", "s", "-o", "-type", "b", "-o", "-type", "c", ")", "-print0");
-        byte[] bytes = listing(cmd, p.workspace(), -1);
-        List<Path> all = bytes == null ? null : decode(p.workspace(), bytes);
+        byte[] bytes = listing(cmd, root, -1);
+        List<Path> all = bytes == null ? null : decode(root, bytes);
         return all == null ? null : all.stream().filter(f -> interesting(p, f)).toList();
     }
 
@@ -205,13 +224,17 @@ final class ProtectedFinder {
 
     /** Whether a file is one {@link #globs} selects (the same rule, for the Java walk). */
     static boolean interesting(Policy p, Path f) {
+        Path root = p.rootOf(f);
+        if (root == null) {
+            return false;
+        }
         String name = f.getFileName().toString();
         if (p.protectedGlob(f) != null || Policy.engineDangerousFile(name) || name.equals("HEAD")
                 || p.protectedLiterals().contains(f)
-                || name.equals(".git") || HostControl.hostExecuted(p.workspace(), f) != null) {
+                || name.equals(".git") || HostControl.hostExecuted(p, f) != null) {
             return true;
         }
-        Path rel = p.workspace().relativize(f);
+        Path rel = root.relativize(f);
         for (int i = 0; i < rel.getNameCount(); i++) {
             String seg = rel.getName(i).toString();
             if (ProtectedScan.srtDangerous(seg) && !seg.equals(".git") && i < rel.getNameCount() - 1) {
@@ -225,10 +248,10 @@ final class ProtectedFinder {
         return false;
     }
 
-    private static List<Path> walk(Policy p) {
+    private static List<Path> walk(Policy p, Path root) {
         List<Path> hits = new ArrayList<>();
         try {
-            Files.walkFileTree(p.workspace(), new SimpleFileVisitor<>() {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
                     if (interesting(p, f)) {

@@ -265,8 +265,12 @@ final class ProtectedScan {
             }
             repos.addAll(HostControl.gitDenies(p, found));
             for (Path f : found) {
-                Path rel = ws.relativize(f);
-                Path acc = ws;
+                Path root = p.rootOf(f);
+                if (root == null) {
+                    continue;
+                }
+                Path rel = root.relativize(f);
+                Path acc = root;
                 for (int i = 0; i < rel.getNameCount() - 1; i++) {
                     acc = acc.resolve(rel.getName(i));
                     if (srtDangerous(rel.getName(i).toString()) && !mountPoint.test(acc)) {
@@ -387,7 +391,7 @@ final class ProtectedScan {
                     qdir = p.workspace().resolve(".mono-agent/quarantine/"
                             + Instant.now().toString().replace(':', '-') + "-git");
                 }
-                moved = quarantine(p.workspace(), path, qdir);
+                moved = quarantine(p, path, qdir);
             }
             restore(p.workspace(), path, old);
             out.add(new Change(path, old.kind() == 'A', moved));
@@ -433,13 +437,17 @@ final class ProtectedScan {
     }
 
     private static void consider(Policy p, Set<Path> literals, Path f, BasicFileAttributes a, Map<Path, Key> out) {
-        Path rel = p.workspace().relativize(f);
+        Path root = p.rootOf(f);
+        if (root == null) {
+            return;
+        }
+        Path rel = root.relativize(f);
         boolean inGit = false;
         for (Path part : rel) {
             inGit |= part.toString().equals(".git");
         }
         // a .git dir is judged whole (detectRepos / detectGit), not file by file
-        boolean named = !inGit && Policy.dangerousName(rel) != null;
+        boolean named = !inGit && p.namedProtection(rel) != null;
         if (p.protectedGlob(f) == null && !named && !p.protectedLiterals().contains(f)) {
             return;
         }
@@ -489,7 +497,7 @@ final class ProtectedScan {
                 if (qdir == null) {
                     qdir = quarantineDir(p);
                 }
-                out.add(new Change(e.getKey(), true, quarantine(p.workspace(), e.getKey(), qdir)));
+                out.add(new Change(e.getKey(), true, quarantine(p, e.getKey(), qdir)));
             } else if (old.link() == null && !old.equals(e.getValue())) {
                 out.add(new Change(e.getKey(), false, null));
             }
@@ -566,10 +574,10 @@ final class ProtectedScan {
             if (ldir[0] == null) {
                 ldir[0] = Path.of(quarantineDir(p) + "-links");
             }
-            moved = quarantine(p.workspace(), path, ldir[0]);
+            moved = quarantine(p, path, ldir[0]);
         }
         betweenMoveAndRestore.run();
-        boolean restored = (now == null || moved != null) && restoreLink(p.workspace(), path, text);
+        boolean restored = (now == null || moved != null) && restoreLink(p, path, text);
         out.add(new Change(path, false, moved, text, restored, via, null));
         return restored;
     }
@@ -610,8 +618,9 @@ final class ProtectedScan {
      * to every sandbox) and renamed into place by descriptor, so a directory on the way swapped for a symlink leads
      * nowhere ({@link NoFollowFs}); an entry that is there again by then is left as it is (false).
      */
-    private static boolean restoreLink(Path ws, Path path, String link) {
-        if (!insideWs(ws, path)) {
+    private static boolean restoreLink(Policy p, Path path, String link) {
+        Path ws = p.workspace();
+        if (!insideRoot(p, path)) {
             return false;
         }
         Path staged = null;
@@ -648,7 +657,7 @@ final class ProtectedScan {
         Path qdir = null;
         Set<Path> seen = new HashSet<>();
         for (Path r : after) {
-            if (before.contains(r) || !r.startsWith(ws)) {
+            if (before.contains(r) || p.rootOf(r) == null) {
                 continue;
             }
             Path repo;
@@ -667,9 +676,30 @@ final class ProtectedScan {
             if (qdir == null) {
                 qdir = ws.resolve(".mono-agent/quarantine/" + Instant.now().toString().replace(':', '-') + "-repo");
             }
-            out.add(new Change(repo, true, HostControl.neutralise(ws, repo, qdir)));
+            out.add(new Change(repo, true, HostControl.neutralise(p, repo, qdir)));
         }
         return out;
+    }
+
+    /** Lexically below one of the policy's roots (not a root itself); the real guarantee is {@link NoFollowFs}'s walk. */
+    static boolean insideRoot(Policy p, Path f) {
+        return p.rootOf(f.toAbsolutePath().normalize()) != null;
+    }
+
+    /**
+     * Where below a quarantine dir {@code f} goes: its path in the workspace, or for another root
+     * {@code roots/<n>-<root's name>/<its path there>} ({@code n} the root's place in {@link Policy#guardedRoots}).
+     */
+    static String quarantineName(Policy p, Path f) {
+        Path n = f.toAbsolutePath().normalize();
+        Path ws = p.workspace();
+        if (n.startsWith(ws) && !n.equals(ws)) {
+            return ws.relativize(n).toString();
+        }
+        Path root = p.rootOf(n);
+        int i = p.guardedRoots().indexOf(root);
+        String name = root.getFileName() == null ? "root" : root.getFileName().toString();
+        return "roots/" + i + "-" + name + "/" + root.relativize(n);
     }
 
     /** Lexically below {@code ws} (not {@code ws} itself); the real guarantee is {@link NoFollowFs}'s walk. */
@@ -684,12 +714,12 @@ final class ProtectedScan {
      * scan and the move; {@link NoFollowFs} refuses a symlink on the walk and renames relative to the opened
      * directory, so only the agent's own file can move. Null when it could not be moved (reported as such).
      */
-    private static Path quarantine(Path ws, Path f, Path qdir) {
+    private static Path quarantine(Policy p, Path f, Path qdir) {
         try {
-            if (!insideWs(ws, f)) {
+            if (!insideRoot(p, f)) {
                 return null;
             }
-            Path dest = qdir.resolve(ws.relativize(f.toAbsolutePath().normalize()).toString());
+            Path dest = qdir.resolve(quarantineName(p, f));
             NoFollowFs.move(f, dest);
             return dest;
         } catch (IOException | IllegalArgumentException e) {

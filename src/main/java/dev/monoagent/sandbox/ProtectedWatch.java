@@ -436,8 +436,7 @@ final class ProtectedWatch implements AutoCloseable {
     }
 
     private boolean indexable(Path f) {
-        Path ws = policy.workspace();
-        return f.startsWith(ws) && !f.equals(ws) && !ProtectedFinder.inStateDir(policy, f)
+        return policy.rootOf(f) != null && !ProtectedFinder.inStateDir(policy, f)
                 && ProtectedFinder.interesting(policy, f);
     }
 

@@ -52,12 +52,36 @@ record WorkspaceFacts(DotGit dotGit, List<Path> found, Set<Path> existing, Set<P
         return existing.contains(p);
     }
 
-    /** The facts the policy itself depends on. */
-    record GitLayout(Path hooksPath, DotGit dotGit) {}
+    /**
+     * The facts the policy itself depends on: the workspace's configured hooks path, what its {@code .git} is, and
+     * the hooks paths the other writable roots' repositories configure.
+     */
+    record GitLayout(Path hooksPath, DotGit dotGit, List<Path> rootHooks) {
+        GitLayout {
+            rootHooks = List.copyOf(rootHooks);
+        }
+
+        GitLayout(Path hooksPath, DotGit dotGit) {
+            this(hooksPath, dotGit, List.of());
+        }
+    }
 
     /** Phase one: the git layout of {@code ws} and the configured hooks path. */
     static GitLayout layout(Path ws, Path home) {
-        return new GitLayout(hooksPath(ws, home), dotGit(ws));
+        return layout(ws, home, List.of());
+    }
+
+    /** Phase one, with the hooks path each of {@code roots} other than {@code ws} configures for its own repository. */
+    static GitLayout layout(Path ws, Path home, List<Path> roots) {
+        List<Path> more = new ArrayList<>();
+        for (Path r : roots) {
+            Path root = r.toAbsolutePath().normalize();
+            Path h = root.equals(ws) ? null : hooksPath(root, home);
+            if (h != null && !more.contains(h)) {
+                more.add(h);
+            }
+        }
+        return new GitLayout(hooksPath(ws, home), dotGit(ws), more);
     }
 
     private static DotGit dotGit(Path ws) {

@@ -195,4 +195,48 @@ class PolicyCompilerTest {
         assertEquals(List.of(8080), HostPorts.listening(tcp, List.of(5432)));
         assertEquals(List.of(5432, 8080), HostPorts.listening(tcp, List.of()));
     }
+
+    /**
+     * A husky dispatch dir ({@code core.hooksPath .config/husky/_}) protects the hook bodies above it, in the workspace
+     * and in another writable root's repository; one whose parent is a root does not freeze that root.
+     */
+    @Test
+    void huskyDispatchDirProtectsTheHookBodiesAboveIt() {
+        Path other = tmp.resolve("other");
+        WorkspaceFacts.GitLayout git = new WorkspaceFacts.GitLayout(ws.resolve(".config/husky/_"),
+                WorkspaceFacts.DotGit.DIRECTORY, List.of(other.resolve("_")));
+        Policy p = PolicyCompiler.compile(TestEngine.config(ws, NetworkMode.NONE, List.of()), home, cache, git);
+        assertTrue(p.protectedLiterals().containsAll(List.of(ws.resolve(".config/husky/_"), ws.resolve(".config/husky"),
+                other.resolve("_"))), p.protectedLiterals().toString());
+        assertFalse(p.protectedLiterals().contains(ws), p.protectedLiterals().toString());
+        WorkspaceFacts.GitLayout atRoot = new WorkspaceFacts.GitLayout(ws.resolve("_"), WorkspaceFacts.DotGit.DIRECTORY);
+        Policy q = PolicyCompiler.compile(TestEngine.config(ws, NetworkMode.NONE, List.of()), home, cache, atRoot);
+        assertTrue(q.protectedLiterals().contains(ws.resolve("_")));
+        assertFalse(q.protectedLiterals().contains(ws), q.protectedLiterals().toString());
+    }
+
+    /** The host's own file names are protected at any depth and in every writable root, the file tools' rule too. */
+    @Test
+    void hostFileNamesAndGlobsApplyInEveryRoot() throws Exception {
+        Path other = Files.createDirectories(tmp.resolve("other"));
+        MonoConfig.Sandbox s = new MonoConfig.Sandbox(SandboxMode.NATIVE, new MonoConfig.Network(NetworkMode.NONE,
+                List.of()), List.of("."), List.of(".", "../../other"), MonoConfig.Sandbox.DEFAULT_DENY_WRITE,
+                Fallback.FAIL_CLOSED, false);
+        dev.monoagent.config.LoadedConfig base = TestEngine.config(ws, s);
+        dev.monoagent.config.LoadedConfig cfg = new dev.monoagent.config.LoadedConfig(ws.resolve("review.json"), true,
+                ws, base.config(), Map.of(), List.of(), Map.of(), other.resolve("conf/agent.env"));
+        Policy p = PolicyCompiler.compile(cfg, home, cache);
+        assertEquals(List.of(ws, other), p.guardedRoots());
+        for (Path f : List.of(ws.resolve("pkg/app/mono-agent.config.json"), ws.resolve("pkg/IDENTITY.md"),
+                ws.resolve("a/SOUL.md"), ws.resolve("a/.mono-agent/x"), ws.resolve("a/review.json"),
+                ws.resolve("mono-agent.config.json"), other.resolve("x/agent.env"), other.resolve(".env"),
+                other.resolve("a/.env.local"), other.resolve(".envrc"), other.resolve(".husky/pre-commit"),
+                other.resolve("IDENTITY.md"), other.resolve("lib/mono-agent.config.json"), other.resolve(".bashrc"))) {
+            assertTrue(p.isProtected(f), f.toString());
+        }
+        for (Path f : List.of(ws.resolve("pkg/app/config.json"), other.resolve("src/main.c"),
+                other.resolve("IDENTITY.txt"))) {
+            assertNull(p.writeDenial(f), f.toString());
+        }
+    }
 }

@@ -31,13 +31,15 @@ class SrtConfigGoldenTest {
         MonoConfig.Sandbox s = new MonoConfig.Sandbox(SandboxMode.NATIVE,
                 new MonoConfig.Network(NetworkMode.LOCALHOST, List.of()), List.of(".", HOME.toString()),
                 List.of(".", "/srv/out"), MonoConfig.Sandbox.DEFAULT_DENY_WRITE, Fallback.FAIL_CLOSED, false);
+        // the other writable root's repository runs husky from a custom dir: its dispatch dir and the bodies above it
         WorkspaceFacts.GitLayout git = new WorkspaceFacts.GitLayout(WS.resolve("tools/githooks"),
-                WorkspaceFacts.DotGit.DIRECTORY);
+                WorkspaceFacts.DotGit.DIRECTORY, List.of(Path.of("/srv/out/.config/husky/_")));
         Policy p = PolicyCompiler.compile(TestEngine.config(WS, s), HOME, CACHE, git);
         WorkspaceFacts facts = new WorkspaceFacts(WorkspaceFacts.DotGit.DIRECTORY,
                 List.of(WS.resolve("app/.env"), WS.resolve("app/config/.env.custom"),
                         WS.resolve("vendor/lib/.git/hooks/pre-commit"), WS.resolve("pkg/.vscode/settings.json"),
-                        WS.resolve("pkg/.bashrc")),
+                        WS.resolve("pkg/.bashrc"), Path.of("/srv/out/.env"), Path.of("/srv/out/app/.env.custom"),
+                        Path.of("/srv/out/.vscode/settings.json")),
                 Set.of(WS.resolve("vendor/lib/.git/config"), WS.resolve("vendor/lib/.git/hooks")),
                 Set.of(Path.of("/srv/out")),
                 Map.of(HOME, List.of(HOME.resolve(".ssh"), HOME.resolve("docs"), HOME.resolve("project"))),
