@@ -72,7 +72,7 @@ public final class AgentService implements AutoCloseable {
         this.env = env;
         this.executor = executor;
         this.opener = opener != null ? opener : sink -> Sandbox.open(config, sink, env);
-        this.runLogs = new RunLogs(config.workspace(), this::header);
+        this.runLogs = new RunLogs(config.workspace(), this::header, RunRecords.userSeal(config.env()));
         bus.subscribe(runLogs);
     }
 
@@ -363,9 +363,12 @@ public final class AgentService implements AutoCloseable {
         }
     }
 
-    /** Every violation in a workspace's run logs (all sessions), oldest first: the inspector's history. */
+    /**
+     * Every violation this machine recorded in a workspace's run logs (all sessions, sealed lines only), oldest
+     * first: the inspector's history.
+     */
     public static List<dev.monoagent.common.Violation> violationHistory(Path workspace) {
-        return RunLogs.violations(workspace);
+        return RunLogs.violations(workspace, RunRecords.userSeal(System.getenv()));
     }
 
     /** What this process reports over the control endpoint as a running instance. */
