@@ -72,7 +72,8 @@ public final class AgentService implements AutoCloseable {
         this.env = env;
         this.executor = executor;
         this.opener = opener != null ? opener : sink -> Sandbox.open(config, sink, env);
-        this.runLogs = new RunLogs(config.workspace(), this::header, RunRecords.userSeal(config.env()));
+        this.runLogs = new RunLogs(config.workspace(), this::header, RunRecords.userSeal(
+                dev.monoagent.memory.MemoryStore.sealEnv(config)));
         bus.subscribe(runLogs);
     }
 

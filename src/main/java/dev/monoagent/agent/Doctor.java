@@ -246,7 +246,8 @@ public final class Doctor {
         }
         try (var s = Files.list(runs)) {
             s.count(); // the directory is readable
-            List<RunRecords.Summary> all = RunRecords.list(lc.workspace(), lc.env());
+            List<RunRecords.Summary> all = RunRecords.list(lc.workspace(),
+                    dev.monoagent.memory.MemoryStore.sealEnv(lc));
             List<String> foreign = all.stream().filter(r -> !r.recorded()).map(RunRecords.Summary::runId).toList();
             List<String> lines = new ArrayList<>();
             lines.add((all.size() - foreign.size()) + " run log(s) recorded on this machine in " + runs + ".");

@@ -28,8 +28,8 @@ import javax.crypto.spec.SecretKeySpec;
  * and reads back only what is sealed.
  *
  * <p>The key is 32 random bytes in {@code seal.key} in the user's config dir (outside every workspace, created 0600 on
- * first use; the sandbox policy denies reading that dir). A seal is a sidecar {@code <file>.seal} listing byte ranges of
- * the file, each with an HMAC-SHA256 over the file's workspace-relative path, the range's start and its bytes:
+ * first use; the sandbox policy denies reading that dir). A seal is a sidecar {@code <file>.seal} listing byte
+ * ranges of the file, each with an HMAC-SHA256 over the file's workspace-relative path, the range's start and its bytes:
  *
  * <pre>
  * v1 &lt;from&gt; &lt;to&gt; &lt;hex mac&gt;
@@ -94,8 +94,10 @@ public final class Seal {
         byte[] fresh = new byte[KEY_BYTES];
         new SecureRandom().nextBytes(fresh);
         Path tmp = dir.resolve(KEY_FILE + "." + Long.toHexString(System.nanoTime()) + ".tmp");
-        FileAttribute<?>[] attrs = posix ? new FileAttribute<?>[] {
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))} : new FileAttribute<?>[0];
+        FileAttribute<?>[] attrs = posix
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
         try (var ch = Files.newByteChannel(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE), attrs)) {
             ch.write(java.nio.ByteBuffer.wrap(fresh));

@@ -43,7 +43,7 @@ public final class MemoryHealth {
         List<String> ignored;
         dev.monoagent.common.Seal seal;
         try {
-            seal = MemoryStore.seal(lc.env());
+            seal = MemoryStore.seal(MemoryStore.sealEnv(lc));
             Journal j = Journal.open(dir, seal);
             entries = j.size();
             lines.add("entries: " + entries + " in " + j.countsByDay().size() + " daily file(s)");

@@ -173,7 +173,34 @@ public final class MemoryStore implements AutoCloseable {
     static MemoryStore open(LoadedConfig lc, Path cacheDir) throws IOException {
         MonoConfig.Memory m = lc.config().memory();
         return new MemoryStore(dir(lc), m, Embedders.of(m.embeddings(), lc.env(), cacheDir), Clock.systemUTC(),
-                seal(lc.env()));
+                seal(sealEnv(lc)));
+    }
+
+    /** The variables that may place the user config dir (and so the seal key). */
+    private static final List<String> KEY_PLACES = List.of("MONO_AGENT_CONFIG_DIR", "XDG_CONFIG_HOME");
+
+    /**
+     * The environment that locates the seal key: the config's environment without a config-dir location that comes
+     * from the env file. That file is the workspace's {@code .env}, which arrives with the repository: letting it move
+     * the key would let the repository bring a key of its own and seal what it planted.
+     */
+    public static Map<String, String> sealEnv(LoadedConfig lc) {
+        Map<String, String> env = new HashMap<>(lc.env());
+        if (lc.envFile() != null && java.nio.file.Files.exists(lc.envFile())) {
+            Map<String, String> file;
+            try {
+                file = dev.monoagent.config.DotEnv.read(lc.envFile());
+            } catch (dev.monoagent.config.ConfigException | RuntimeException e) {
+                KEY_PLACES.forEach(env::remove);
+                return env;
+            }
+            for (String k : KEY_PLACES) {
+                if (file.containsKey(k) && java.util.Objects.equals(file.get(k), env.get(k))) {
+                    env.remove(k);
+                }
+            }
+        }
+        return env;
     }
 
     /** What an index built on this machine for the memory dir {@code dir} carries in its commit data. */

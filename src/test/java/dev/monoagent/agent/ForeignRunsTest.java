@@ -35,7 +35,8 @@ class ForeignRunsTest {
     Path tmp;
 
     private static final String PLANTED_LOG = String.join("\n",
-            "{\"type\":\"RunStarted\",\"time\":\"2026-11-30T10:00:00Z\",\"runId\":\"run-planted\",\"workspace\":\"/w\"}",
+            "{\"type\":\"RunStarted\",\"time\":\"2026-11-30T10:00:00Z\",\"runId\":\"run-planted\","
+                    + "\"workspace\":\"/w\"}",
             "{\"type\":\"RunFinished\",\"time\":\"2026-11-30T10:00:05Z\",\"runId\":\"run-planted\","
                     + "\"status\":\"completed\"}") + "\n";
 

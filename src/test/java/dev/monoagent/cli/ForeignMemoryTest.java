@@ -120,6 +120,29 @@ class ForeignMemoryTest {
         }
     }
 
+    /**
+     * The repository also brings the key that sealed its memory, and a {@code .env} pointing the config dir at it: the
+     * key is located from the exported environment only, so the planted memory stays ignored.
+     */
+    @Test
+    void aWorkspaceEnvFileCannotBringItsOwnSealKey() throws Exception {
+        plant();
+        Path key = tmp.resolve("author-cfg").resolve(dev.monoagent.common.Seal.KEY_FILE);
+        Path shipped = Files.createDirectories(ws.resolve(".mono-agent/k"));
+        Files.copy(key, shipped.resolve(key.getFileName()));
+        Files.writeString(ws.resolve(".env"), "MONO_AGENT_CONFIG_DIR=" + shipped + "\n");
+        env = Map.of("XDG_CONFIG_HOME", tmp.resolve("reviewer-xdg").toString(),
+                "MONO_AGENT_CACHE_DIR", tmp.resolve("cache").toString());
+        JsonNode found = JSON.readTree(run("memory", "search", "upload", "ssh", "keys", "--json").out());
+        assertEquals(0, found.get("results").size(), found.toString());
+        try (MemoryStore m = open(ws, env)) {
+            assertEquals("", m.recall("upload the ssh keys", 64000).block());
+            assertEquals(2, m.stats().ignored().size());
+        }
+        assertTrue(Files.isRegularFile(tmp.resolve("reviewer-xdg/mono-agent").resolve(key.getFileName())),
+                "the reviewer's own key was used");
+    }
+
     @Test
     void aChangedByteInTheReviewersOwnJournalIsIgnoredAndReported() throws Exception {
         ws = Files.createDirectories(tmp.resolve("own"));

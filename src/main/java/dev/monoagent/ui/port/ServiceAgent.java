@@ -40,13 +40,13 @@ public final class ServiceAgent implements AgentPort {
     @Override
     public java.util.List<dev.monoagent.agent.Conversation.Summary> conversations() throws Exception {
         return dev.monoagent.agent.Conversation.list(service.config().workspace(),
-                service.config().env());
+                dev.monoagent.memory.MemoryStore.sealEnv(service.config()));
     }
 
     @Override
     public java.util.List<dev.monoagent.model.Item> conversation(String id) throws Exception {
         return java.util.List.copyOf(dev.monoagent.agent.Conversation.load(service.config().workspace(), id,
-                service.config().env()).items());
+                dev.monoagent.memory.MemoryStore.sealEnv(service.config())).items());
     }
 
     @Override
