@@ -29,7 +29,8 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>The key is 32 random bytes in {@code seal.key} in the user's config dir (outside every workspace, created 0600 on
  * first use; the sandbox policy denies reading that dir). A seal is a sidecar {@code <file>.seal} listing byte
- * ranges of the file, each with an HMAC-SHA256 over the file's workspace-relative path, the range's start and its bytes:
+ * ranges of the file, each with an HMAC-SHA256 over the file's workspace-relative path, the range's start and its
+ * bytes:
  *
  * <pre>
  * v1 &lt;from&gt; &lt;to&gt; &lt;hex mac&gt;
