@@ -213,16 +213,16 @@ public final class AgentRuns {
         Path ws = service.workspace();
         try {
             if (r.conversationId() != null) {
-                return Conversation.load(ws, r.conversationId());
+                return Conversation.load(ws, r.conversationId(), MemoryStore.sealEnv(service.config()));
             }
             if (r.continueLatest()) {
-                return Conversation.latest(ws).orElseThrow(() -> new BadRequest(
+                return Conversation.latest(ws, MemoryStore.sealEnv(service.config())).orElseThrow(() -> new BadRequest(
                         "--continue: there is no earlier conversation in " + Conversation.dir(ws) + "."));
             }
         } catch (IOException | java.io.UncheckedIOException e) {
             throw new BadRequest("--continue: " + e.getMessage());
         }
-        return Conversation.create(ws);
+        return Conversation.create(ws, MemoryStore.sealEnv(service.config()));
     }
 
     private RunResult execute(AgentRun run, Conversation conv, String prompt, ModelRef ref, ModelClient client,

@@ -72,7 +72,8 @@ public final class AgentService implements AutoCloseable {
         this.env = env;
         this.executor = executor;
         this.opener = opener != null ? opener : sink -> Sandbox.open(this.config, sink, env);
-        this.runLogs = new RunLogs(config.workspace(), this::header);
+        this.runLogs = new RunLogs(config.workspace(), this::header, RunRecords.userSeal(
+                dev.monoagent.memory.MemoryStore.sealEnv(config)));
         bus.subscribe(runLogs);
     }
 
@@ -381,9 +382,12 @@ public final class AgentService implements AutoCloseable {
         }
     }
 
-    /** Every violation in a workspace's run logs (all sessions), oldest first: the inspector's history. */
+    /**
+     * Every violation this machine recorded in a workspace's run logs (all sessions, sealed lines only), oldest
+     * first: the inspector's history.
+     */
     public static List<dev.monoagent.common.Violation> violationHistory(Path workspace) {
-        return RunLogs.violations(workspace);
+        return RunLogs.violations(workspace, RunRecords.userSeal(System.getenv()));
     }
 
     /** What this process reports over the control endpoint as a running instance. */

@@ -3,6 +3,7 @@ package dev.monoagent.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.monoagent.common.Seal;
 import dev.monoagent.model.Item;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,6 +20,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -28,6 +30,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * item per line. A run rewrites the whole file when it ends (temp file, fsync, atomic rename), so a crash leaves the
  * previous complete conversation, never a torn one. The directory is under the state dir the agent's tools cannot
  * write.
+ *
+ * <p>Each save is sealed ({@link Seal}, a {@code .seal} sidecar made with the user's key). Only sealed conversations
+ * are listed, loaded or continued: a conversation file that came with the repository would otherwise be shown as the
+ * reviewer's history and, continued, be sent to the model as the reviewer's own earlier turns.
  */
 public final class Conversation {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,8 +47,13 @@ public final class Conversation {
     private Instant updated;
     private final List<Item> items;
     private final List<String> runs;
+    private final Path workspace;
+    private final Seal seal;
 
-    private Conversation(Path file, String id, Instant created, List<Item> items, List<String> runs) {
+    private Conversation(Path workspace, Seal seal, Path file, String id, Instant created, List<Item> items,
+                         List<String> runs) {
+        this.workspace = workspace;
+        this.seal = seal;
         this.file = file;
         this.id = id;
         this.created = created;
@@ -56,12 +67,18 @@ public final class Conversation {
         return workspace.resolve(".mono-agent").resolve("sessions");
     }
 
-    /** A new, empty conversation (written when its first run ends). */
+    /** As {@link #create(Path, Map)} with the process environment. */
     public static Conversation create(Path workspace) {
+        return create(workspace, System.getenv());
+    }
+
+    /** A new, empty conversation (written when its first run ends), sealed with the key {@code env} locates. */
+    public static Conversation create(Path workspace, Map<String, String> env) {
         Instant now = Instant.now();
         String id = "conv-" + ID_TIME.format(now) + "-"
                 + Integer.toHexString(0x10000 + ThreadLocalRandom.current().nextInt(0xf0000)).substring(1);
-        return new Conversation(dir(workspace).resolve(id + ".jsonl"), id, now, new ArrayList<>(), new ArrayList<>());
+        return new Conversation(workspace, RunRecords.userSeal(env), dir(workspace).resolve(id + ".jsonl"), id, now,
+                new ArrayList<>(), new ArrayList<>());
     }
 
     /**
@@ -78,10 +95,16 @@ public final class Conversation {
      * left out (the history shows what it can).
      */
     public static List<Summary> list(Path workspace) throws IOException {
+        return list(workspace, System.getenv());
+    }
+
+    /** As {@link #list(Path)}, sealed conversations only, with the key {@code env} locates. */
+    public static List<Summary> list(Path workspace, Map<String, String> env) throws IOException {
+        Seal seal = RunRecords.userSeal(env);
         List<Summary> out = new ArrayList<>();
         for (Path f : files(workspace)) {
             try {
-                Conversation c = read(f);
+                Conversation c = read(workspace, seal, f);
                 String first = null;
                 int turns = 0;
                 for (Item i : c.items) {
@@ -92,7 +115,7 @@ public final class Conversation {
                 }
                 out.add(new Summary(c.id, first, c.updated, turns));
             } catch (IOException | RuntimeException e) {
-                // torn or foreign file: not listed
+                // torn, foreign or not sealed here: not listed
             }
         }
         out.sort(Comparator.comparing(Summary::updated).reversed().thenComparing(Summary::id,
@@ -111,17 +134,46 @@ public final class Conversation {
         }
     }
 
-    /** The most recently updated conversation of the workspace, if any. */
+    /** As {@link #latest(Path, Map)} with the process environment. */
     public static Optional<Conversation> latest(Path workspace) throws IOException {
-        List<Path> files = files(workspace);
-        Optional<Path> newest = files.stream().max(Comparator.comparing((Path p) -> {
+        return latest(workspace, System.getenv());
+    }
+
+    /** The most recently updated conversation of the workspace sealed on this machine, if any. */
+    public static Optional<Conversation> latest(Path workspace, Map<String, String> env) throws IOException {
+        Seal seal = RunRecords.userSeal(env);
+        List<Path> files = new ArrayList<>(files(workspace));
+        files.sort(Comparator.comparing((Path p) -> {
             try {
                 return Files.getLastModifiedTime(p).toInstant();
             } catch (IOException e) {
                 return Instant.EPOCH;
             }
-        }).thenComparing(p -> p.getFileName().toString()));
-        return newest.isEmpty() ? Optional.empty() : Optional.of(read(newest.get()));
+        }).thenComparing(p -> p.getFileName().toString()).reversed());
+        IOException first = null;
+        for (Path f : files) {
+            try {
+                return Optional.of(read(workspace, seal, f));
+            } catch (NotSealed e) {
+                // not this machine's: never continued
+            } catch (IOException e) {
+                first = first == null ? e : first;
+                break;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return Optional.empty();
+    }
+
+    /** A conversation file this machine did not write (or that changed since): it is ignored. */
+    static final class NotSealed extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotSealed(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -130,6 +182,11 @@ public final class Conversation {
      * @throws IOException when there is none or it cannot be read
      */
     public static Conversation load(Path workspace, String id) throws IOException {
+        return load(workspace, id, System.getenv());
+    }
+
+    /** As {@link #load(Path, String)}, with the key {@code env} locates; one not sealed here is refused. */
+    public static Conversation load(Path workspace, String id, Map<String, String> env) throws IOException {
         if (!id.matches("[A-Za-z0-9._-]+")) {
             throw new IOException("not a conversation id: " + id);
         }
@@ -137,11 +194,18 @@ public final class Conversation {
         if (!Files.isRegularFile(f)) {
             throw new IOException("no conversation " + id + " in " + dir(workspace));
         }
-        return read(f);
+        return read(workspace, RunRecords.userSeal(env), f);
     }
 
-    private static Conversation read(Path f) throws IOException {
-        List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
+    private static Conversation read(Path workspace, Seal seal, Path f) throws IOException {
+        byte[] bytes = Files.readAllBytes(f);
+        Seal.State state = seal == null ? Seal.State.UNSEALED
+                : seal.check(f, Seal.label(workspace, f), bytes).state();
+        if (state != Seal.State.SEALED || bytes.length == 0 && seal != null) {
+            throw new NotSealed("conversation " + f.getFileName() + " was not written by mono-agent on this machine ("
+                    + (bytes.length == 0 ? "empty" : state.word()) + "); it is ignored");
+        }
+        List<String> lines = new String(bytes, StandardCharsets.UTF_8).lines().toList();
         if (lines.isEmpty()) {
             throw new IOException("empty conversation file " + f);
         }
@@ -157,8 +221,8 @@ public final class Conversation {
                 items.add(item(JSON.readTree(line)));
             }
         }
-        Conversation c = new Conversation(f, head.path("id").asText(), Instant.parse(head.path("created").asText()),
-                items, runs);
+        Conversation c = new Conversation(workspace, seal, f, head.path("id").asText(),
+                Instant.parse(head.path("created").asText()), items, runs);
         if (head.hasNonNull("updated")) {
             c.updated = Instant.parse(head.path("updated").asText());
         }
@@ -222,6 +286,10 @@ public final class Conversation {
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+            if (seal != null) {
+                byte[] b = Files.readAllBytes(file);
+                seal.seal(file, Seal.label(workspace, file), b, 0, b.length);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot save conversation " + id + ": " + e.getMessage(), e);

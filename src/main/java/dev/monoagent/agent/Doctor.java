@@ -264,8 +264,17 @@ public final class Doctor {
             return new Section("runs-health", "Runs health", Status.OK, List.of("No runs yet."));
         }
         try (var s = Files.list(runs)) {
-            long n = s.count();
-            return new Section("runs-health", "Runs health", Status.OK, List.of(n + " run log(s) in " + runs + "."));
+            s.count(); // the directory is readable
+            List<RunRecords.Summary> all = RunRecords.list(lc.workspace(),
+                    dev.monoagent.memory.MemoryStore.sealEnv(lc));
+            List<String> foreign = all.stream().filter(r -> !r.recorded()).map(RunRecords.Summary::runId).toList();
+            List<String> lines = new ArrayList<>();
+            lines.add((all.size() - foreign.size()) + " run log(s) recorded on this machine in " + runs + ".");
+            if (!foreign.isEmpty()) {
+                lines.add("[WARN] " + foreign.size() + " run log(s) not recorded here (ignored: they came with the "
+                        + "workspace or were changed since): " + String.join(", ", foreign));
+            }
+            return new Section("runs-health", "Runs health", Status.OK, lines);
         } catch (IOException e) {
             return new Section("runs-health", "Runs health", Status.WAITING,
                     List.of("[WARN] cannot list " + runs + ": " + e.getMessage()));

@@ -3,6 +3,7 @@ package dev.monoagent.agent;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventJson;
 import dev.monoagent.common.EventSink;
+import dev.monoagent.common.Seal;
 import dev.monoagent.common.Violation;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -24,6 +25,11 @@ import java.util.function.Function;
  * Events that carry no run id (sandbox state changes, self-checks) go to every open run. The file is fsynced on every
  * violation and when the run finishes ({@link Event.RunFinished}) or the service closes; written by the host only
  * ({@code .mono-agent/} is write-denied inside the sandbox).
+ *
+ * <p>What this class writes is sealed ({@link Seal}, the {@code events.jsonl.seal} sidecar): each time the log is
+ * opened a new range starts at the file's end and is sealed after the header, every finished tool call, every
+ * violation, a failure, and when the run finishes or the service closes. {@link RunRecords} counts only sealed lines,
+ * so a run log that came with the repository is never listed as a run of this machine.
  */
 final class RunLogs implements EventSink, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(RunLogs.class.getName());
@@ -31,16 +37,20 @@ final class RunLogs implements EventSink, AutoCloseable {
     private final Path workspace;
     private final Function<String, Event.RunHeader> header;
     private final Map<String, FileChannel> open = new LinkedHashMap<>();
+    private final Map<String, Seal.Chain> chains = new LinkedHashMap<>();
+    /** The user's seal, or null when its key cannot be had (the logs are then written unsealed, and say so). */
+    private final Seal seal;
     /**
      * Runs this process finished. An event that arrives for one afterwards (a violation the engine's feed reports
      * late) is appended after its {@code RunFinished} as it is — never dropped, and without a second header.
      */
     private final java.util.Set<String> finished = new java.util.HashSet<>();
 
-    /** {@code header} makes the first line for a run id. */
-    RunLogs(Path workspace, Function<String, Event.RunHeader> header) {
+    /** {@code header} makes the first line for a run id; {@code seal} seals what is written (null: nothing is). */
+    RunLogs(Path workspace, Function<String, Event.RunHeader> header, Seal seal) {
         this.workspace = workspace;
         this.header = header;
+        this.seal = seal;
     }
 
     /** The log file of a run. */
@@ -116,13 +126,21 @@ final class RunLogs implements EventSink, AutoCloseable {
                 ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.APPEND);
                 open.put(runId, ch);
+                if (seal != null) {
+                    chains.put(runId, seal.chain(Seal.label(workspace, f), ch.size()));
+                }
                 if (!finished.contains(runId)) {
-                    write(ch, h != null ? h : header.apply(runId));
+                    write(runId, ch, h != null ? h : header.apply(runId));
+                    seal(runId);
                 }
             }
-            write(ch, e);
+            write(runId, ch, e);
             if (e instanceof Event.ViolationObserved) {
                 ch.force(false);
+            }
+            if (e instanceof Event.ViolationObserved || e instanceof Event.ToolCallFinished
+                    || e instanceof Event.RunFailed) {
+                seal(runId);
             }
         } catch (IOException | RuntimeException ex) {
             LOG.log(System.Logger.Level.WARNING, "run log " + runId + ": " + ex.getMessage());
@@ -133,10 +151,27 @@ final class RunLogs implements EventSink, AutoCloseable {
         }
     }
 
-    private static void write(FileChannel ch, Event e) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap((EventJson.line(e) + "\n").getBytes(StandardCharsets.UTF_8));
+    private void write(String runId, FileChannel ch, Event e) throws IOException {
+        byte[] bytes = (EventJson.line(e) + "\n").getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.wrap(bytes);
         while (b.hasRemaining()) {
             ch.write(b);
+        }
+        Seal.Chain c = chains.get(runId);
+        if (c != null) {
+            c.update(bytes);
+        }
+    }
+
+    /** Records the run's sealed range so far in its sidecar. */
+    private void seal(String runId) {
+        Seal.Chain c = chains.get(runId);
+        if (c != null) {
+            try {
+                c.write(file(workspace, runId));
+            } catch (IOException | RuntimeException ex) {
+                LOG.log(System.Logger.Level.WARNING, "run log " + runId + ": cannot seal: " + ex.getMessage());
+            }
         }
     }
 
@@ -148,24 +183,21 @@ final class RunLogs implements EventSink, AutoCloseable {
             } catch (IOException ex) {
                 LOG.log(System.Logger.Level.WARNING, "run log " + runId + ": " + ex.getMessage());
             }
+            seal(runId);
         }
+        chains.remove(runId);
     }
 
-    /** Every violation recorded in the workspace's run logs, oldest first; unreadable lines are skipped. */
-    static List<Violation> violations(Path workspace) {
+    /**
+     * Every violation recorded in the workspace's run logs by this machine (sealed lines only), oldest first;
+     * unreadable lines are skipped.
+     */
+    static List<Violation> violations(Path workspace, Seal seal) {
         List<Violation> out = new ArrayList<>();
         for (Path f : all(workspace)) {
-            try (var lines = Files.lines(f, StandardCharsets.UTF_8)) {
-                lines.forEach(line -> {
-                    try {
-                        if (EventJson.read(line) instanceof Event.ViolationObserved v) {
-                            out.add(v.violation());
-                        }
-                    } catch (IllegalArgumentException skipped) {
-                        // a torn last line of a crashed run: the rest of the log still counts
-                    }
-                });
-            } catch (IOException | java.io.UncheckedIOException e) {
+            try {
+                out.addAll(RunRecords.parse(f.getParent().getFileName().toString(), f, workspace, seal).violations());
+            } catch (java.io.UncheckedIOException e) {
                 LOG.log(System.Logger.Level.WARNING, "cannot read run log " + f + ": " + e.getMessage());
             }
         }

@@ -3,6 +3,7 @@ package dev.monoagent.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventJson;
+import dev.monoagent.common.Seal;
 import dev.monoagent.common.ToolOutcome;
 import dev.monoagent.common.Violation;
 import java.io.IOException;
@@ -25,6 +26,12 @@ import java.util.Map;
  * model text) and may be torn by a crash, so nothing here trusts it: an unreadable line becomes a {@link Problem},
  * an event type this build does not know becomes a generic {@link Line} with its raw JSON, and neither stops the
  * rest of the log from counting.
+ *
+ * <p>Only what this machine recorded counts: a line is read only when it lies in a range {@link RunLogs} sealed with
+ * the user's key ({@link Seal}). A run log with no valid seal (it came with the repository, or was written by hand) or
+ * with a seal that does not match (a byte changed after it was written) is {@linkplain Run#recorded() not recorded
+ * here}: none of its lines are read, it is listed apart and never as a run of this machine. Lines after the last seal
+ * (a run still being written, or a crash) are left out and counted in {@link Run#ignoredLines()}.
  */
 public final class RunRecords {
     private static final System.Logger LOG = System.getLogger(RunRecords.class.getName());
@@ -73,15 +80,53 @@ public final class RunRecords {
     public record ToolCall(String callId, String tool, String argsJson, Instant started, ToolOutcome outcome,
                            String status, String output, Long durationMs, List<Violation> violations) {}
 
-    /** One row of {@code runs list}. */
-    public record Summary(String runId, Instant started, String status, String failureKind, String model,
-                          int toolCalls, int violations, Long durationMs, int problems) {}
+    /** The status of a run log this machine did not record. */
+    public static final String NOT_RECORDED = "not-recorded";
 
-    /** One run log, read. */
-    public record Run(String runId, Path file, List<Line> lines, List<Problem> problems) {
+    /**
+     * One row of {@code runs list}.
+     *
+     * @param status       {@code completed|failed|cancelled|incomplete}, or {@link #NOT_RECORDED}
+     * @param seal         how far the log is sealed ({@link Seal.State#word})
+     * @param ignoredLines lines left out because they are not sealed
+     */
+    public record Summary(String runId, Instant started, String status, String failureKind, String model,
+                          int toolCalls, int violations, Long durationMs, int problems, String seal,
+                          int ignoredLines) {
+        /** False for a log this machine did not record: its counts mean nothing. */
+        public boolean recorded() {
+            return !NOT_RECORDED.equals(status);
+        }
+    }
+
+    /**
+     * One run log, read.
+     *
+     * @param seal         how far the log is sealed: {@code SEALED} or {@code PARTIAL} are recorded here (only the
+     *                     sealed lines are in {@code lines}); {@code UNSEALED} or {@code TAMPERED} are not, and
+     *                     {@code lines} is empty
+     * @param ignoredLines non-blank lines left out because they are not sealed
+     */
+    public record Run(String runId, Path file, List<Line> lines, List<Problem> problems, Seal.State seal,
+                      int ignoredLines) {
         public Run {
             lines = List.copyOf(lines);
             problems = List.copyOf(problems);
+        }
+
+        /** True when this machine recorded (sealed) the run's log. */
+        public boolean recorded() {
+            return seal == Seal.State.SEALED || seal == Seal.State.PARTIAL;
+        }
+
+        /** Why lines were left out, or null when the whole log is sealed. */
+        public String trustNote() {
+            if (!recorded()) {
+                return "not recorded here (ignored): the log was not written by mono-agent on this machine ("
+                        + seal.word() + ")";
+            }
+            return ignoredLines == 0 ? null : ignoredLines + " line(s) not sealed on this machine are ignored (the "
+                    + "run is still being written, it was cut short, or they were added to its log)";
         }
 
         /** The parsed events, in log order. */
@@ -122,8 +167,14 @@ public final class RunRecords {
             return f.isEmpty() ? null : f.get(f.size() - 1).time();
         }
 
-        /** {@code completed|failed|cancelled} from the last {@code RunFinished}, else {@code incomplete}. */
+        /**
+         * {@code completed|failed|cancelled} from the last {@code RunFinished}, else {@code incomplete};
+         * {@link #NOT_RECORDED} for a log this machine did not record.
+         */
         public String status() {
+            if (!recorded()) {
+                return NOT_RECORDED;
+            }
             List<Event.RunFinished> f = of(Event.RunFinished.class);
             return f.isEmpty() ? "incomplete" : f.get(f.size() - 1).status().wire();
         }
@@ -258,7 +309,7 @@ public final class RunRecords {
 
         public Summary summary() {
             return new Summary(runId, started(), status(), failureKind(), model(), toolCalls().size(),
-                    violations().size(), durationMs(), problems.size());
+                    violations().size(), durationMs(), problems.size(), seal.word(), ignoredLines);
         }
 
         private <T extends Event> List<T> of(Class<T> type) {
@@ -276,12 +327,34 @@ public final class RunRecords {
 
     }
 
-    /** Every run of the workspace, newest first (by start time; a run without times sorts last). */
+    /**
+     * The user's seal from the process environment (the window), or null when its key cannot be had (then no log
+     * counts as recorded here).
+     */
+    static Seal userSeal(java.util.Map<String, String> env) {
+        try {
+            return Seal.at(UserDirs.configDir(env));
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "no seal key: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** As {@link #list(Path, java.util.Map)} with the process environment. */
     public static List<Summary> list(Path workspace) {
+        return list(workspace, System.getenv());
+    }
+
+    /**
+     * Every run of the workspace, newest first (by start time; a run without times sorts last), those not recorded
+     * here included with the status {@link #NOT_RECORDED}; {@code env} locates the user's seal key.
+     */
+    public static List<Summary> list(Path workspace, java.util.Map<String, String> env) {
+        Seal seal = userSeal(env);
         List<Summary> out = new ArrayList<>();
         for (Path f : RunLogs.all(workspace)) {
             try {
-                out.add(parse(f.getParent().getFileName().toString(), f).summary());
+                out.add(parse(f.getParent().getFileName().toString(), f, workspace, seal).summary());
             } catch (UncheckedIOException e) {
                 LOG.log(System.Logger.Level.WARNING, "cannot read run log " + f + ": " + e.getMessage());
             }
@@ -291,12 +364,17 @@ public final class RunRecords {
         return out;
     }
 
-    /**
-     * The run log of {@code runId}.
-     *
-     * @throws NotFound when the workspace has no log for the id
-     */
+    /** As {@link #read(Path, String, java.util.Map)} with the process environment. */
     public static Run read(Path workspace, String runId) throws NotFound {
+        return read(workspace, runId, System.getenv());
+    }
+
+    /**
+     * The run log of {@code runId}, recorded on this machine (its sealed lines).
+     *
+     * @throws NotFound when the workspace has no log for the id, or this machine did not record it (says so)
+     */
+    public static Run read(Path workspace, String runId, java.util.Map<String, String> env) throws NotFound {
         if (runId == null || runId.isBlank() || runId.equals(".") || runId.equals("..")) {
             throw new NotFound("No run '" + runId + "' in " + runsDir(workspace) + ".");
         }
@@ -306,7 +384,13 @@ public final class RunRecords {
                     + " (mono-agent runs list shows the runs there).");
         }
         try {
-            return parse(runId, f);
+            Run run = parse(runId, f, workspace, userSeal(env));
+            if (!run.recorded()) {
+                throw new NotFound("Run '" + runId + "' was not recorded on this machine: " + f + " is "
+                        + run.seal().word() + ", so it came with the workspace or was changed after mono-agent wrote "
+                        + "it; it is ignored.");
+            }
+            return run;
         } catch (UncheckedIOException e) {
             throw new NotFound("Cannot read the log of run '" + runId + "' (" + f + "): " + e.getCause().getMessage());
         }
@@ -317,21 +401,40 @@ public final class RunRecords {
         return workspace.resolve(".mono-agent").resolve("runs");
     }
 
-    /** Reads one log; every line becomes a {@link Line} or a {@link Problem}. */
-    static Run parse(String runId, Path file) {
+    /**
+     * Reads one log; every sealed line becomes a {@link Line} or a {@link Problem}, every other non-blank line is
+     * counted as ignored ({@code seal} null: none is sealed).
+     */
+    static Run parse(String runId, Path file, Path workspace, Seal seal) {
         List<Line> lines = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
-        List<String> text;
+        byte[] bytes = readBytes(file);
+        Seal.Check check;
         try {
-            text = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (java.nio.charset.MalformedInputException e) {
-            text = List.of(new String(readBytes(file), StandardCharsets.UTF_8).split("\n", -1));
+            check = seal == null ? new Seal.Check(bytes.length == 0 ? Seal.State.SEALED : Seal.State.UNSEALED,
+                    List.of(), bytes.length) : seal.check(file, Seal.label(workspace, file), bytes);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        boolean recorded = check.state() == Seal.State.SEALED || check.state() == Seal.State.PARTIAL;
+        int ignored = 0;
+        List<String> text = new ArrayList<>();
+        List<long[]> spans = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                text.add(new String(bytes, from, i - from, StandardCharsets.UTF_8));
+                spans.add(new long[] {from, Math.min(bytes.length, i + 1)});
+                from = i + 1;
+            }
         }
         for (int i = 0; i < text.size(); i++) {
             String s = text.get(i);
             if (s.isBlank()) {
+                continue;
+            }
+            if (!recorded || !check.covers(spans.get(i)[0], spans.get(i)[1])) {
+                ignored++;
                 continue;
             }
             int n = i + 1;
@@ -363,7 +466,8 @@ public final class RunRecords {
             }
             lines.add(new Line(n, type, time, event, raw));
         }
-        return new Run(runId, file, lines, problems);
+        return new Run(runId, file, recorded ? lines : List.of(), recorded ? problems : List.of(), check.state(),
+                ignored);
     }
 
     private static byte[] readBytes(Path f) {

@@ -129,6 +129,8 @@ public final class RunReport {
         f.add(kv("Tool calls", String.valueOf(run.toolCalls().size())));
         f.add(kv("Violations", String.valueOf(run.violations().size())));
         f.add(kv("Run log", run.file().toString()));
+        f.add(kv("Recorded here", run.trustNote() == null ? "yes (the whole log is sealed on this machine)"
+                : run.trustNote()));
         d.fields(f);
 
         d.heading("Prompt");

@@ -59,7 +59,13 @@ final class MemoryCommand implements Runnable {
         public Integer call() throws Exception {
             LoadedConfig lc = options.load(ctx);
             try (MemoryStore m = MemoryStore.open(lc)) {
-                return run(m);
+                int rc = run(m);
+                // text that arrived with the repository is never shown as the reviewer's memory: say it is ignored
+                String ignored = MemoryStore.Stats.ignoredLine(m.ignored());
+                if (ignored != null && !(this instanceof Stats)) {
+                    ctx.err().println("warning: " + ignored);
+                }
+                return rc;
             } catch (IOException e) {
                 throw new CliException(ExitCodes.ERROR, "Memory error: " + e.getMessage());
             }
@@ -83,6 +89,8 @@ final class MemoryCommand implements Runnable {
                 .put("vectorDocs", s.vectorDocs()).put("indexHealth", s.indexHealth()).put("embedder", s.embedder())
                 .put("vectorState", s.vectorState().word());
         o.put("vectorDetail", s.vectorDetail());
+        ArrayNode ignored = o.putArray("ignored");
+        s.ignored().forEach(ignored::add);
         return o;
     }
 
@@ -105,6 +113,9 @@ final class MemoryCommand implements Runnable {
                     + " with vectors");
             ctx.out().println("embeddings: " + s.embedder() + " (" + s.vectorState().word()
                     + (s.vectorDetail() == null ? "" : ": " + s.vectorDetail()) + ")");
+            if (s.ignoredLine() != null) {
+                ctx.out().println("[WARN] " + s.ignoredLine());
+            }
             return ExitCodes.OK;
         }
     }

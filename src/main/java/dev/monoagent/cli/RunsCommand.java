@@ -55,14 +55,20 @@ final class RunsCommand implements Runnable {
 
     static RunRecords.Run read(CliContext ctx, ConfigOptions options, String id) {
         try {
-            return RunRecords.read(workspace(ctx, options), id);
+            return RunRecords.read(workspace(ctx, options), id, ctx.env());
         } catch (RunRecords.NotFound e) {
             throw new CliException(ExitCodes.ERROR, "mono-agent: " + e.getMessage());
         }
     }
 
-    /** Tells the reader on stderr which log lines were unreadable (the output itself stays parseable). */
+    /**
+     * Tells the reader on stderr which log lines were unreadable or left out as not sealed here (the output itself
+     * stays parseable).
+     */
     static void warnProblems(CliContext ctx, RunRecords.Run run) {
+        if (run.trustNote() != null) {
+            ctx.err().println("warning: " + run.file() + ": " + run.trustNote());
+        }
         for (RunRecords.Problem p : run.problems()) {
             ctx.err().println("warning: " + run.file() + " line " + p.line() + ": " + p.message());
         }
@@ -77,7 +83,8 @@ final class RunsCommand implements Runnable {
         ConfigOptions options;
 
         @Option(names = "--json", description = "Print a JSON array of {runId, started, status, failureKind, model, "
-                + "toolCalls, violations, durationMs, problems}.")
+                + "toolCalls, violations, durationMs, problems, recorded, seal, ignoredLines}; a log this machine did "
+                + "not record has status not-recorded, recorded false and null counts.")
         boolean json;
 
         ListRuns(CliContext ctx) {
@@ -87,24 +94,37 @@ final class RunsCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             Path ws = workspace(ctx, options);
-            List<RunRecords.Summary> runs = RunRecords.list(ws);
+            List<RunRecords.Summary> all = RunRecords.list(ws, ctx.env());
             if (json) {
                 ArrayNode arr = JSON.createArrayNode();
-                runs.forEach(s -> arr.add(summaryJson(s)));
+                all.forEach(s -> arr.add(summaryJson(s)));
                 ctx.out().println(JSON.writeValueAsString(arr));
                 return ExitCodes.OK;
             }
-            if (runs.isEmpty()) {
+            List<RunRecords.Summary> runs = all.stream().filter(RunRecords.Summary::recorded).toList();
+            List<RunRecords.Summary> foreign = all.stream().filter(s -> !s.recorded()).toList();
+            if (all.isEmpty()) {
                 ctx.out().println("No runs in " + RunRecords.runsDir(ws) + ".");
-                return ExitCodes.OK;
+            } else if (runs.isEmpty()) {
+                ctx.out().println("No runs recorded on this machine in " + RunRecords.runsDir(ws) + ".");
+            } else {
+                ctx.out().printf("%-28s %-19s %-10s %-20s %-24s %5s %5s %9s%n", "RUN", "STARTED (UTC)", "STATUS",
+                        "FAILURE", "MODEL", "TOOLS", "VIOL", "DURATION");
             }
-            ctx.out().printf("%-28s %-19s %-10s %-20s %-24s %5s %5s %9s%n", "RUN", "STARTED (UTC)", "STATUS",
-                    "FAILURE", "MODEL", "TOOLS", "VIOL", "DURATION");
             for (RunRecords.Summary s : runs) {
-                ctx.out().printf("%-28s %-19s %-10s %-20s %-24s %5d %5d %9s%s%n", s.runId(),
+                ctx.out().printf("%-28s %-19s %-10s %-20s %-24s %5d %5d %9s%s%s%n", dash(s.runId()),
                         s.started() == null ? "-" : CLOCK.format(s.started()), s.status(), dash(s.failureKind()),
                         dash(s.model()), s.toolCalls(), s.violations(), duration(s.durationMs()),
-                        s.problems() > 0 ? "  (" + s.problems() + " unreadable line(s))" : "");
+                        s.problems() > 0 ? "  (" + s.problems() + " unreadable line(s))" : "",
+                        s.ignoredLines() > 0 ? "  (" + s.ignoredLines() + " line(s) not sealed here, ignored)" : "");
+            }
+            if (!foreign.isEmpty()) {
+                ctx.out().println();
+                ctx.out().println("Not recorded here (ignored): " + foreign.size() + " run log(s) that mono-agent did "
+                        + "not write on this machine (they came with the workspace, or were changed since):");
+                for (RunRecords.Summary s : foreign) {
+                    ctx.out().println("  " + dash(s.runId()) + "  " + s.seal());
+                }
             }
             return ExitCodes.OK;
         }
@@ -113,6 +133,15 @@ final class RunsCommand implements Runnable {
     static ObjectNode summaryJson(RunRecords.Summary s) {
         ObjectNode o = JSON.createObjectNode();
         o.put("runId", s.runId());
+        if (!s.recorded()) {
+            // nothing of the log is read: no time, counts or model to show
+            o.put("status", s.status());
+            o.put("recorded", false);
+            o.put("seal", s.seal());
+            o.putNull("toolCalls");
+            o.putNull("violations");
+            return o;
+        }
         o.put("started", s.started() == null ? null : s.started().toString());
         o.put("status", s.status());
         o.put("failureKind", s.failureKind());
@@ -121,6 +150,9 @@ final class RunsCommand implements Runnable {
         o.put("violations", s.violations());
         o.put("durationMs", s.durationMs());
         o.put("problems", s.problems());
+        o.put("recorded", true);
+        o.put("seal", s.seal());
+        o.put("ignoredLines", s.ignoredLines());
         return o;
     }
 

@@ -225,7 +225,7 @@ public final class ConfigLoader {
         Map<String, String> env = new HashMap<>(o.processEnv());
         if (!envFromWorkspace) {
             dotenv.forEach((k, v) -> {
-                if (!v.isEmpty() || !env.containsKey(k)) {
+                if ((!v.isEmpty() || !env.containsKey(k)) && !NEVER_FROM_WORKSPACE_ENV.contains(k)) {
                     env.put(k, v);
                 }
             });
@@ -290,8 +290,9 @@ public final class ConfigLoader {
     static final int MAX_INSTRUCTION_BYTES = 64 * 1024;
 
     /**
-     * Variables a workspace env file may never set, accepted or not: they locate the reviewer's own files (the trust
-     * records, the sign-in, the engine cache) or the host's programs.
+     * Variables no env file sets, the workspace's accepted or not, nor one the reviewer names: they locate the
+     * reviewer's own files (the trust records, the seal key, the sign-in, the engine cache) or the host's programs,
+     * and every part of the product must find those in the same place, the exported environment's.
      */
     static final java.util.Set<String> NEVER_FROM_WORKSPACE_ENV = java.util.Set.of("HOME", "PATH", "USER",
             "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "MONO_AGENT_CONFIG_DIR",

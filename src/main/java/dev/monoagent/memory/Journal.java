@@ -1,5 +1,6 @@
 package dev.monoagent.memory;
 
+import dev.monoagent.common.Seal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -38,6 +39,11 @@ import java.util.regex.Pattern;
  * cross-process file lock; {@link #append} returns only after that, so an acknowledged entry is on disk. An entry
  * counts only with its closing line, so a write torn by a crash is ignored and never damages the entries before it;
  * nothing is ever truncated or rewritten. Identical content (same {@link MemoryText#hash}) is stored once.
+ *
+ * <p>Every append is sealed ({@link Seal}: the day file's {@code .seal} sidecar covers the bytes this journal wrote)
+ * after its fsync, and only entries inside sealed bytes count: a day file that arrived with the repository, or text
+ * added to one by anything but this journal, is never read as the reviewer's memory. Such files are listed by
+ * {@link #foreign()} so the frontends can say they are ignored.
  */
 public final class Journal {
     static final String DAILY = "daily";
@@ -53,23 +59,59 @@ public final class Journal {
     private final Path lockFile;
     private final Map<String, JournalEntry> byHash = new LinkedHashMap<>();
     private final Map<LocalDate, DayState> state = new HashMap<>();
+    private final Map<LocalDate, Seal.State> foreign = new TreeMap<>();
+    private final Seal seal;
+    private final Path root;
 
-    /** What we know of a day file: its size, its line count (1 + newlines) and whether it ends with a newline. */
-    private record DayState(long size, int lines, boolean endsWithNewline) {}
+    /**
+     * What we know of a day file: its size, its line count (1 + newlines), whether it ends with a newline, its last
+     * sealed range when that range reaches the end of the file (appends extend it), or null, and that range's running
+     * seal once an append has needed it.
+     */
+    private record DayState(long size, int lines, boolean endsWithNewline, Seal.Range tail, Seal.Chain chain) {}
 
-    private record Parsed(List<JournalEntry> entries, long size, int lines, boolean endsWithNewline) {}
+    private record Parsed(List<JournalEntry> entries, long size, int lines, boolean endsWithNewline,
+                          Seal.Check check, Seal.Range tail) {}
 
-    private Journal(Path dir) {
+    private Journal(Path dir, Seal seal) {
         this.dir = dir;
         this.daily = dir.resolve(DAILY);
         this.lockFile = dir.resolve("journal.lock");
+        this.seal = seal;
+        this.root = workspaceOf(dir);
     }
 
-    /** Opens (without creating anything) the journal under a memory directory and reads every day file. */
-    public static Journal open(Path memoryDir) throws IOException {
-        Journal j = new Journal(memoryDir);
+    /**
+     * Opens (without creating anything) the journal under a memory directory and reads every day file, keeping only
+     * the entries {@code seal} vouches for.
+     */
+    public static Journal open(Path memoryDir, Seal seal) throws IOException {
+        Journal j = new Journal(memoryDir, seal);
         j.reload();
         return j;
+    }
+
+    /** The workspace a memory dir belongs to (the parent of its {@code .mono-agent}), for seal labels. */
+    static Path workspaceOf(Path memoryDir) {
+        for (Path p = memoryDir.toAbsolutePath().normalize(); p != null; p = p.getParent()) {
+            if (p.getFileName() != null && p.getFileName().toString().equals(".mono-agent") && p.getParent() != null) {
+                return p.getParent();
+            }
+        }
+        return memoryDir.toAbsolutePath().normalize();
+    }
+
+    /**
+     * The day files holding text this journal did not seal (it arrived with the repository, was added by hand, was
+     * changed after it was written, or a crash struck between a write and its seal), with how: that text is ignored.
+     */
+    public synchronized Map<LocalDate, Seal.State> foreign() {
+        return Map.copyOf(foreign);
+    }
+
+    /** A day file's path relative to the workspace (as the seal labels it and as reports name it). */
+    public String label(LocalDate day) {
+        return Seal.label(root, fileOf(day));
     }
 
     public Path dir() {
@@ -80,6 +122,7 @@ public final class Journal {
     public synchronized void reload() throws IOException {
         byHash.clear();
         state.clear();
+        foreign.clear();
         for (LocalDate d : days()) {
             scan(d);
         }
@@ -127,9 +170,9 @@ public final class Journal {
         return byHash.get(hash);
     }
 
-    /** One day's entries in order (reads the file now; empty when there is none). */
-    public static List<JournalEntry> readDay(Path memoryDir, LocalDate day) throws IOException {
-        return parse(memoryDir.resolve(DAILY).resolve(day + ".md"), day);
+    /** One day's sealed entries in order (reads the file now; empty when there is none). */
+    public List<JournalEntry> readDay(LocalDate day) throws IOException {
+        return parseFile(fileOf(day), day).entries();
     }
 
     /**
@@ -162,7 +205,7 @@ public final class Journal {
         Path f = fileOf(day);
         long size = Files.exists(f) ? Files.size(f) : 0;
         DayState st = state.get(day);
-        if (st == null ? size != 0 : size != st.size) {
+        if (st == null ? size != 0 : size != st.size()) {
             scan(day);
         }
     }
@@ -172,16 +215,21 @@ public final class Journal {
         for (JournalEntry e : p.entries()) {
             byHash.putIfAbsent(e.hash(), e);
         }
-        state.put(day, new DayState(p.size(), p.lines(), p.endsWithNewline()));
+        if (p.check().state() == Seal.State.SEALED) {
+            foreign.remove(day);
+        } else {
+            foreign.put(day, p.check().state());
+        }
+        state.put(day, new DayState(p.size(), p.lines(), p.endsWithNewline(), p.tail(), null));
     }
 
     private List<Append> write(LocalDate day, String kind, List<String> texts, Instant t) throws IOException {
         Path f = fileOf(day);
         boolean created = !Files.exists(f);
-        DayState st = state.getOrDefault(day, new DayState(0, 1, true));
+        DayState st = state.getOrDefault(day, new DayState(0, 1, true, null, null));
         StringBuilder sb = new StringBuilder();
-        int line = st.lines;
-        if (!st.endsWithNewline) {
+        int line = st.lines();
+        if (!st.endsWithNewline()) {
             sb.append('\n');
             line++;
         }
@@ -209,14 +257,20 @@ public final class Journal {
         if (fresh.isEmpty()) {
             return out;
         }
+        byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
+        // extend the day's sealed range when it reaches the end of the file; otherwise (a new day, or text not ours
+        // before this point) start a new range here, so the seal never covers bytes this journal did not write
+        Seal.Chain chain = chainFor(f, st);
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND)) {
-            ByteBuffer buf = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
             while (buf.hasRemaining()) {
                 ch.write(buf);
             }
             ch.force(true);
-            state.put(day, new DayState(ch.size(), line, true));
+            chain.update(bytes);
+            chain.write(f);
+            state.put(day, new DayState(ch.size(), line, true, null, chain));
         }
         if (created) {
             fsyncDir(daily);
@@ -224,6 +278,24 @@ public final class Journal {
         }
         byHash.putAll(fresh);
         return out;
+    }
+
+    /** The running seal an append to {@code f} extends (built from the file once per day and process), or a new one. */
+    private Seal.Chain chainFor(Path f, DayState st) throws IOException {
+        if (st.chain() != null && st.chain().to() == st.size()) {
+            return st.chain();
+        }
+        String label = Seal.label(root, f);
+        Seal.Range tail = st.tail();
+        if (tail != null && tail.to() == st.size()) {
+            byte[] b = Files.readAllBytes(f);
+            if (b.length == st.size() && seal.check(f, label, b).covers(tail.from(), tail.to())) {
+                Seal.Chain c = seal.chain(label, tail.from());
+                c.update(b, (int) tail.from(), (int) (tail.to() - tail.from()));
+                return c;
+            }
+        }
+        return seal.chain(label, st.size());
     }
 
     private static void fsyncDir(Path d) {
@@ -243,35 +315,53 @@ public final class Journal {
         return l.startsWith("\\") ? l.substring(1) : l;
     }
 
-    /** The complete entries of one day file; torn or foreign text is skipped. */
-    static List<JournalEntry> parse(Path f, LocalDate day) throws IOException {
-        return parseFile(f, day).entries();
-    }
-
-    private static Parsed parseFile(Path f, LocalDate day) throws IOException {
+    /**
+     * The complete, sealed entries of one day file; torn text, and text outside the sealed ranges (or in a file whose
+     * seal does not match), is skipped.
+     */
+    private Parsed parseFile(Path f, LocalDate day) throws IOException {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(f);
         } catch (NoSuchFileException e) {
-            return new Parsed(List.of(), 0, 1, true);
+            return new Parsed(List.of(), 0, 1, true, new Seal.Check(Seal.State.SEALED, List.of(), 0), null);
         }
-        String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n", -1);
+        String label = Seal.label(root, f);
+        Seal.Check check = seal.check(f, label, bytes);
+        Seal.Range tail = null;
+        if (!check.ranges().isEmpty()) {
+            Seal.Range last = check.ranges().get(check.ranges().size() - 1);
+            tail = last.to() == bytes.length ? last : null;
+        }
+        List<String> lines = new ArrayList<>();
+        List<Long> starts = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                starts.add((long) from);
+                lines.add(new String(bytes, from, i - from, StandardCharsets.UTF_8));
+                from = i + 1;
+            }
+        }
         List<JournalEntry> out = new ArrayList<>();
         Matcher open = null;
         int openLine = 0;
         StringBuilder body = new StringBuilder();
-        for (int i = 0; i < lines.length; i++) {
-            String l = lines[i];
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
             Matcher h = HEADER.matcher(l);
             if (h.matches()) {
                 open = h;
                 openLine = i + 1;
                 body.setLength(0);
             } else if (open != null && l.equals("<!-- end " + open.group(3) + " -->")) {
-                // Identity is the content actually on disk, so a hand-edited entry stays findable and deduplicated.
-                String text = body.toString();
-                out.add(new JournalEntry(MemoryText.hash(open.group(2), text), Instant.parse(open.group(1)),
-                        open.group(2), text, day, openLine));
+                long end = i + 1 < starts.size() ? starts.get(i + 1) : bytes.length;
+                if (check.covers(starts.get(openLine - 1), end)) {
+                    // Identity is the content actually on disk, so an entry stays findable and deduplicated.
+                    String text = body.toString();
+                    out.add(new JournalEntry(MemoryText.hash(open.group(2), text), Instant.parse(open.group(1)),
+                            open.group(2), text, day, openLine));
+                }
                 open = null;
             } else if (open != null) {
                 if (i > openLine) {
@@ -281,7 +371,7 @@ public final class Journal {
             }
         }
         boolean nl = bytes.length == 0 || bytes[bytes.length - 1] == '\n';
-        return new Parsed(out, bytes.length, lines.length, nl);
+        return new Parsed(out, bytes.length, lines.size(), nl, check, tail);
     }
 
     /** Entries per day (for stats). */

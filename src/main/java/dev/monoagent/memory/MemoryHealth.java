@@ -40,25 +40,35 @@ public final class MemoryHealth {
                 : m.mode() == MemoryMode.BUJO ? "bullet-journal log with keyword recall" : "keyword recall"));
         lines.add("path: " + dir);
         int entries;
+        List<String> ignored;
+        dev.monoagent.common.Seal seal;
         try {
-            Journal j = Journal.open(dir);
+            seal = MemoryStore.seal(MemoryStore.sealEnv(lc));
+            Journal j = Journal.open(dir, seal);
             entries = j.size();
             lines.add("entries: " + entries + " in " + j.countsByDay().size() + " daily file(s)");
+            ignored = j.foreign().keySet().stream().sorted().map(j::label).toList();
         } catch (IOException e) {
             return new Report(Level.ERROR, List.of("journal unreadable: " + e.getMessage()));
         }
-        String idx = MemoryIndex.inspect(dir.resolve("index"));
+        Level level = Level.OK;
+        if (!ignored.isEmpty()) {
+            lines.add("[WARN] " + MemoryStore.Stats.ignoredLine(ignored));
+        }
+        String idx = MemoryIndex.inspect(dir.resolve("index"), MemoryStore.indexMark(seal, dir));
         if (idx.startsWith("ok:")) {
             int docs = Integer.parseInt(idx.substring(3));
             lines.add("index: " + (docs == entries ? "ok (" + docs + " entries)"
                     : "behind (" + docs + " of " + entries + " entries committed; caught up on next use)"));
+        } else if (idx.equals("foreign")) {
+            lines.add("index: not built on this machine (it came with the workspace; rebuilt from the sealed journal "
+                    + "on next use)");
         } else if (idx.equals("missing")) {
             lines.add("index: " + (entries == 0 ? "not created yet (created on first use)"
                     : "missing (rebuilt from the journal on next use)"));
         } else {
             lines.add("index: corrupt (" + idx.substring(8) + "; rebuilt from the journal on next use)");
         }
-        Level level = Level.OK;
         if (!vectors) {
             lines.add("embeddings: not used (memory.mode " + m.mode().wire() + ")");
         } else {

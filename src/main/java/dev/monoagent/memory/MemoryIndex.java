@@ -59,6 +59,8 @@ import org.apache.lucene.util.BytesRef;
  */
 final class MemoryIndex implements AutoCloseable {
     static final String EMBEDDER_KEY = "embedder";
+    /** Commit data: the seal mark of the machine that built the index. */
+    static final String SEAL_KEY = "seal";
     static final String NO_VECTORS = "none";
     private static final String ID = "id";
     private static final String TEXT = "text";
@@ -68,7 +70,7 @@ final class MemoryIndex implements AutoCloseable {
     static final int EXACT_LIMIT = 20_000;
 
     /** How the index looked when opened. */
-    enum Health { OK, MISSING, CORRUPT, OTHER_EMBEDDER }
+    enum Health { OK, MISSING, CORRUPT, OTHER_EMBEDDER, FOREIGN }
 
     /** One hit from one retriever, with what the recall block needs. */
     record Doc(String hash, String kind, String text, LocalDate date, int line, Instant time, float score) {}
@@ -89,10 +91,11 @@ final class MemoryIndex implements AutoCloseable {
     }
 
     /**
-     * Opens the index at {@code path}, creating it empty when it is missing, unreadable, or built for another
-     * embedder (the caller then refills it from the journal).
+     * Opens the index at {@code path}, creating it empty when it is missing, unreadable, built for another embedder,
+     * or does not carry {@code sealMark} (not built on this machine: it came with the repository); the caller then
+     * refills it from the journal.
      */
-    static MemoryIndex open(Path path, String embedderId) throws IOException {
+    static MemoryIndex open(Path path, String embedderId, String sealMark) throws IOException {
         Files.createDirectories(path);
         Health health = Health.OK;
         String detail = null;
@@ -100,7 +103,10 @@ final class MemoryIndex implements AutoCloseable {
         try {
             Map<String, String> user = SegmentInfos.readLatestCommit(d).getUserData();
             String built = user.getOrDefault(EMBEDDER_KEY, NO_VECTORS);
-            if (!built.equals(embedderId)) {
+            if (!sealMark.equals(user.get(SEAL_KEY))) {
+                health = Health.FOREIGN;
+                detail = "not built on this machine";
+            } else if (!built.equals(embedderId)) {
                 health = Health.OTHER_EMBEDDER;
                 detail = "built with " + built + ", now " + embedderId;
             }
@@ -128,7 +134,7 @@ final class MemoryIndex implements AutoCloseable {
             health = Health.CORRUPT;
             detail = e.getClass().getSimpleName() + ": " + e.getMessage();
         }
-        w.setLiveCommitData(Map.of(EMBEDDER_KEY, embedderId).entrySet());
+        w.setLiveCommitData(Map.of(EMBEDDER_KEY, embedderId, SEAL_KEY, sealMark).entrySet());
         MemoryIndex idx = new MemoryIndex(d, w, health, detail);
         if (health != Health.OK) {
             w.commit();
@@ -354,11 +360,14 @@ final class MemoryIndex implements AutoCloseable {
     }
 
     /** Opens the index read-only to report its state (validate), without repairing anything. */
-    static String inspect(Path path) {
+    static String inspect(Path path, String sealMark) {
         if (!Files.isDirectory(path)) {
             return "missing";
         }
-        try (Directory d = FSDirectory.open(path); IndexReader r = DirectoryReader.open(d)) {
+        try (Directory d = FSDirectory.open(path); DirectoryReader r = DirectoryReader.open(d)) {
+            if (!sealMark.equals(r.getIndexCommit().getUserData().get(SEAL_KEY))) {
+                return "foreign";
+            }
             return "ok:" + r.numDocs();
         } catch (IndexNotFoundException e) {
             return "missing";

@@ -2,6 +2,7 @@ package dev.monoagent.memory;
 
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
+import dev.monoagent.common.Seal;
 import dev.monoagent.config.Enums.MemoryMode;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
@@ -90,8 +91,33 @@ public final class MemoryStore implements AutoCloseable {
     }
 
     /** Numbers for {@code memory stats} and validate. */
+    /**
+     * The memory's state for {@code memory stats} and the window.
+     *
+     * @param ignored the day files (workspace-relative) holding text this machine did not write and seal: ignored
+     */
     public record Stats(String mode, Path path, int entries, int days, int indexedDocs, int vectorDocs,
-                        String indexHealth, String embedder, VectorState vectorState, String vectorDetail) {}
+                        String indexHealth, String embedder, VectorState vectorState, String vectorDetail,
+                        List<String> ignored) {
+        public Stats {
+            ignored = List.copyOf(ignored);
+        }
+
+        /** The sentence that names the ignored files, or null when there are none. */
+        public String ignoredLine() {
+            return ignoredLine(ignored);
+        }
+
+        /** "N memory files were not written on this machine and are ignored: a, b", or null for none. */
+        public static String ignoredLine(List<String> ignored) {
+            if (ignored.isEmpty()) {
+                return null;
+            }
+            return ignored.size() + " memory file" + (ignored.size() == 1 ? " was" : "s were")
+                    + " not written on this machine and " + (ignored.size() == 1 ? "is" : "are") + " ignored: "
+                    + String.join(", ", ignored);
+        }
+    }
 
     private final Path dir;
     private final MonoConfig.Memory cfg;
@@ -104,7 +130,8 @@ public final class MemoryStore implements AutoCloseable {
     private volatile String vectorDetail;
     private volatile long unavailableAt;
 
-    private MemoryStore(Path dir, MonoConfig.Memory cfg, Embedder embedder, Clock clock) throws IOException {
+    private MemoryStore(Path dir, MonoConfig.Memory cfg, Embedder embedder, Clock clock, Seal seal)
+            throws IOException {
         this.dir = dir;
         this.cfg = cfg;
         this.embedder = vectorsOn(cfg) ? embedder : null;
@@ -112,11 +139,13 @@ public final class MemoryStore implements AutoCloseable {
         this.vectorState = this.embedder == null ? VectorState.OFF
                 : this.embedder instanceof LocalMiniLm l && !l.loaded() ? VectorState.NOT_LOADED : VectorState.READY;
         this.vectorDetail = this.embedder == null ? "memory.mode is " + cfg.mode().wire() : null;
-        this.journal = Journal.open(dir);
+        this.journal = Journal.open(dir, seal);
         MemoryIndex idx;
         boolean ro = false;
+        Path indexDir = dir.resolve("index");
+        // the index is derived: one this machine did not build (it came with the repository) is thrown away
         try {
-            idx = MemoryIndex.open(dir.resolve("index"), embedderId());
+            idx = MemoryIndex.open(indexDir, embedderId(), indexMark(seal, dir));
         } catch (LockObtainFailedException e) {
             // Another process (the window, a running agent) owns the index writer: search its last commit.
             idx = MemoryIndex.openShared(dir.resolve("index"));
@@ -143,12 +172,39 @@ public final class MemoryStore implements AutoCloseable {
 
     static MemoryStore open(LoadedConfig lc, Path cacheDir) throws IOException {
         MonoConfig.Memory m = lc.config().memory();
-        return new MemoryStore(dir(lc), m, Embedders.of(m.embeddings(), lc.env(), cacheDir), Clock.systemUTC());
+        return new MemoryStore(dir(lc), m, Embedders.of(m.embeddings(), lc.env(), cacheDir), Clock.systemUTC(),
+                seal(sealEnv(lc)));
     }
 
-    /** For tests and benchmarks: an explicit directory, config and embedder. */
+    /**
+     * The environment that locates the seal key: the config's, in which the variables that place the user config dir
+     * come from the exported environment only (never from an env file, which may arrive with the repository and
+     * would let it bring a key of its own).
+     */
+    public static Map<String, String> sealEnv(LoadedConfig lc) {
+        return lc.env();
+    }
+
+    /** What an index built on this machine for the memory dir {@code dir} carries in its commit data. */
+    static String indexMark(Seal seal, Path dir) {
+        byte[] b = "memory index".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return seal.mac(Seal.label(Journal.workspaceOf(dir), dir.resolve("index")), b, 0, b.length);
+    }
+
+    /** The user's seal (its key in the user config dir, outside every workspace). */
+    public static Seal seal(Map<String, String> env) throws IOException {
+        return Seal.at(dev.monoagent.sandbox.HostEnv.defaultConfigRoot(env, Path.of(System.getProperty("user.home"))));
+    }
+
+    /** For tests and benchmarks: an explicit directory, config and embedder, sealed with the process user's key. */
     static MemoryStore open(Path dir, MonoConfig.Memory cfg, Embedder embedder, Clock clock) throws IOException {
-        return new MemoryStore(dir, cfg, embedder, clock);
+        return new MemoryStore(dir, cfg, embedder, clock, seal(System.getenv()));
+    }
+
+    /** For tests: as {@link #open(Path, MonoConfig.Memory, Embedder, Clock)} with an explicit seal. */
+    static MemoryStore open(Path dir, MonoConfig.Memory cfg, Embedder embedder, Clock clock, Seal seal)
+            throws IOException {
+        return new MemoryStore(dir, cfg, embedder, clock, seal);
     }
 
     /**
@@ -363,7 +419,7 @@ public final class MemoryStore implements AutoCloseable {
             }
         }
         MemoryIndex.Ranked r = index.search(query, qv, Math.max(CANDIDATES, limit));
-        List<Hit> fused = fuse(r, forRecall);
+        List<Hit> fused = sealedOnly(fuse(r, forRecall));
         if (fused.size() > limit) {
             fused = fused.subList(0, limit);
         }
@@ -379,6 +435,27 @@ public final class MemoryStore implements AutoCloseable {
         }
         pendingChecked = true;
         return index.ids().containsValue(false);
+    }
+
+    /**
+     * The hits whose entry is in the sealed journal, carrying the journal's copy: the index is only a way to rank,
+     * never a source of text (an index shared with another process is re-checked against a re-read journal).
+     */
+    private List<Hit> sealedOnly(List<Hit> hits) throws IOException {
+        List<Hit> out = new ArrayList<>();
+        boolean reloaded = false;
+        for (Hit h : hits) {
+            JournalEntry e = journal.find(h.entry().hash());
+            if (e == null && readOnlyIndex && !reloaded) {
+                journal.reload();
+                reloaded = true;
+                e = journal.find(h.entry().hash());
+            }
+            if (e != null) {
+                out.add(new Hit(e, h.score(), h.keywordRank(), h.vectorRank()));
+            }
+        }
+        return out;
     }
 
     /** Reciprocal-rank fusion of the two rankings; ties broken by hash so the order is deterministic. */
@@ -468,9 +545,14 @@ public final class MemoryStore implements AutoCloseable {
     /** The model-facing user message for one turn and the recall behind it. */
     public record TurnRecall(String message, Recall recall) {}
 
-    /** One day's entries, chronological. */
+    /** One day's sealed entries, chronological. */
     public List<JournalEntry> day(LocalDate d) throws IOException {
-        return Journal.readDay(dir, d);
+        return journal.readDay(d);
+    }
+
+    /** The day files (workspace-relative) whose text this machine did not write and seal, as of the last read. */
+    public List<String> ignored() {
+        return journal.foreign().keySet().stream().sorted().map(journal::label).toList();
     }
 
     public LocalDate today() {
@@ -488,9 +570,10 @@ public final class MemoryStore implements AutoCloseable {
                     case MISSING -> "was missing; rebuilt from the journal";
                     case CORRUPT -> "was corrupt (" + index.healthDetail() + "); rebuilt from the journal";
                     case OTHER_EMBEDDER -> "rebuilt: " + index.healthDetail();
+                    case FOREIGN -> "was not built on this machine; rebuilt from the sealed journal";
                 };
         return new Stats(cfg.mode().wire(), dir, journal.size(), journal.countsByDay().size(), docs, vec, health,
-                embedderId(), vectorState, vectorDetail);
+                embedderId(), vectorState, vectorDetail, ignored());
     }
 
     /**

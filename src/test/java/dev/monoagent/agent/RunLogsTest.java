@@ -31,7 +31,8 @@ class RunLogsTest {
 
     @Test
     void aViolationReportedAfterRunFinishedIsAppendedWithoutASecondHeader() throws Exception {
-        try (RunLogs logs = new RunLogs(ws, id -> new Event.RunHeader(Instant.now(), id, Map.of(), null, null))) {
+        try (RunLogs logs = new RunLogs(ws, id -> new Event.RunHeader(Instant.now(), id, Map.of(), null, null),
+                RunRecords.userSeal(Map.of()))) {
             logs.accept(new Event.RunStarted(Instant.now(), "r1", ws.toString()));
             logs.accept(violation("r1", "c1"));
             logs.accept(new Event.RunFinished(Instant.now(), "r1", RunStatus.COMPLETED));

@@ -26,6 +26,7 @@ class RunRecordsTest {
     private void log(String runId, String... lines) throws Exception {
         Path dir = Files.createDirectories(ws.resolve(".mono-agent/runs").resolve(runId));
         Files.writeString(dir.resolve("events.jsonl"), String.join("\n", lines) + "\n");
+        dev.monoagent.common.TestSeals.seal(ws, dir.resolve("events.jsonl"));
     }
 
     @Test
@@ -95,6 +96,7 @@ class RunRecordsTest {
         byte[] bad = {(byte) 0xff, (byte) 0xfe, '{', '\n'};
         byte[] arr = "[1,2]\n\"text\"\n".getBytes(StandardCharsets.UTF_8);
         Files.write(dir.resolve("events.jsonl"), concat(good, bad, arr));
+        dev.monoagent.common.TestSeals.seal(ws, dir.resolve("events.jsonl"));
         RunRecords.Run run = RunRecords.read(ws, "b1");
         assertEquals(1, run.lines().size());
         assertEquals(3, run.problems().size(), run.problems().toString());

@@ -280,6 +280,7 @@ class RunsCommandTest {
         lines.add("{\"type\":\"ToolCallStarted\",\"time\":\"2026-");
         Files.writeString(dir.resolve("events.jsonl"), String.join("\n", lines) + "\n");
         Path ws2 = tmp.resolve("ws2");
+        dev.monoagent.common.TestSeals.seal(ws2, dir.resolve("events.jsonl"), env);
 
         CliHarness.Result show = CliHarness.run(ws2, env, "runs", "show", "r9");
         assertEquals(0, show.exit(), show.err());
@@ -319,6 +320,7 @@ class RunsCommandTest {
                 "{\"type\":\"AssistantMessage\"," + t + "1Z\",\"runId\":\"a1\",\"text\":\"README.md is there.\","
                         + "\"finalAnswer\":true}",
                 "{\"type\":\"RunFinished\"," + t + "2Z\",\"runId\":\"a1\",\"status\":\"completed\"}") + "\n");
+        dev.monoagent.common.TestSeals.seal(other, dir.resolve("events.jsonl"), env);
         CliHarness.Result r = CliHarness.run(other, env, "runs", "show", "a1");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("model turn 1 openai:gpt-5 stop, tokens 100 in / 20 out, 1 retries, 300 ms"),

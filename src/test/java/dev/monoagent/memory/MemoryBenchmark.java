@@ -97,7 +97,7 @@ class MemoryBenchmark {
     private void ingest(int n, LocalMiniLm model) throws Exception {
         List<String> corpus = MemoryFixtures.corpus(n, 11);
         // baseline: the journal alone (one write + fsync per batch of 500)
-        Journal j = Journal.open(tmp.resolve("baseline"));
+        Journal j = Journal.open(tmp.resolve("baseline"), MemoryStore.seal(java.util.Map.of()));
         long t0 = System.nanoTime();
         for (int i = 0; i < n; i += 500) {
             j.appendAll("remember", corpus.subList(i, Math.min(n, i + 500)), java.time.Instant.now());

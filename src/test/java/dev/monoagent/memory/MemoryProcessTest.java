@@ -102,7 +102,7 @@ class MemoryProcessTest {
             // fixtures' fixed one (they differed once the real date moved past it)
             int inFiles = 0;
             for (java.time.LocalDate day : m.journal().days()) {
-                inFiles += Journal.readDay(dir, day).size();
+                inFiles += m.day(day).size();
             }
             assertEquals(s.entries(), inFiles);
             assertTrue(m.search("indexer partial write segment", 5).size() == 5);

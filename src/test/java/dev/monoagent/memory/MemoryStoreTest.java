@@ -166,7 +166,7 @@ class MemoryStoreTest {
             assertEquals(1, m.journal().size());
             JournalEntry e = assertInstanceOf(MemoryStore.Remembered.Stored.class,
                     m.remember("second fact about the mailer")).entry();
-            assertEquals(2, Journal.readDay(dir, m.today()).size());
+            assertEquals(2, m.day(m.today()).size());
             assertEquals("### " + "2026-11-30T10:00:00Z remember " + e.hash(),
                     Files.readAllLines(f).get(e.line() - 1));
         }

@@ -58,8 +58,8 @@ class MemorySandboxTest {
             assertTrue(Files.isDirectory(store.dir().resolve("daily")));
             assertEquals(new String(before), new String(Files.readAllBytes(day)));
             try (var s = Files.list(store.dir().resolve("daily"))) {
-                assertEquals(List.of(day.getFileName().toString()),
-                        s.map(p -> p.getFileName().toString()).toList());
+                assertEquals(List.of(day.getFileName().toString(), day.getFileName() + ".seal"),
+                        s.map(p -> p.getFileName().toString()).sorted().toList());
             }
             assertFalse(Files.exists(ws.resolve(".mono-agent/m2")));
 

@@ -109,5 +109,6 @@ class RunReportFxTest {
         StringBuilder b = new StringBuilder();
         events.forEach(e -> b.append(EventJson.line(e)).append('\n'));
         Files.writeString(log, b);
+        dev.monoagent.common.TestSeals.seal(ws, log);
     }
 }

@@ -70,7 +70,8 @@ public interface MemoryPort extends AutoCloseable {
             public String status() throws IOException {
                 MemoryStore.Stats st = store().stats();
                 return "Memory " + st.mode() + " · " + st.entries() + " entries · index " + st.indexHealth()
-                        + " · embeddings " + st.embedder() + " (" + st.vectorState().word() + ")";
+                        + " · embeddings " + st.embedder() + " (" + st.vectorState().word() + ")"
+                        + (st.ignoredLine() == null ? "" : " · ⚠ " + st.ignoredLine());
             }
 
             @Override

@@ -39,12 +39,14 @@ public final class ServiceAgent implements AgentPort {
 
     @Override
     public java.util.List<dev.monoagent.agent.Conversation.Summary> conversations() throws Exception {
-        return dev.monoagent.agent.Conversation.list(service.config().workspace());
+        return dev.monoagent.agent.Conversation.list(service.config().workspace(),
+                dev.monoagent.memory.MemoryStore.sealEnv(service.config()));
     }
 
     @Override
     public java.util.List<dev.monoagent.model.Item> conversation(String id) throws Exception {
-        return java.util.List.copyOf(dev.monoagent.agent.Conversation.load(service.config().workspace(), id).items());
+        return java.util.List.copyOf(dev.monoagent.agent.Conversation.load(service.config().workspace(), id,
+                dev.monoagent.memory.MemoryStore.sealEnv(service.config())).items());
     }
 
     @Override

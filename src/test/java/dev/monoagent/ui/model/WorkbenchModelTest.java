@@ -45,6 +45,7 @@ class WorkbenchModelTest {
         Path log = java.nio.file.Files.createDirectories(ws.resolve(".mono-agent/runs/old-run")).resolve("events.jsonl");
         java.nio.file.Files.writeString(log, dev.monoagent.common.EventJson.line(
                 new dev.monoagent.common.Event.ViolationObserved(old.time(), old)) + "\n{torn line\n");
+        dev.monoagent.common.TestSeals.seal(ws, log);
         WorkbenchModel fresh = new WorkbenchModel(ws, fake, fake, new DirectTaskExecutor());
         fresh.start();
         assertEquals(List.of(old), List.copyOf(fresh.violations().rows()));
