@@ -1600,6 +1600,8 @@ final class NativeEngine implements AutoCloseable {
         }
         out.addAll(writeFollowUps(who, stderr, out));
         out.addAll(infer(who, stderr, exit, out));
+        // what was counted rather than kept one by one: one record per kind, with how many
+        out.addAll(log.settle(who.runId(), who.callId()));
         return out;
     }
 
@@ -1674,8 +1676,9 @@ final class NativeEngine implements AutoCloseable {
             if (reason != null) {
                 Violation f = new Violation(Instant.now(), Tier.INFERRED, Kind.WRITE, who.runId(), who.callId(),
                         who.tool(), who.command(), v.target(), reason);
-                log.record(f);
-                out.add(f);
+                if (log.record(f)) {
+                    out.add(f);
+                }
             }
         }
         return out;
@@ -2351,7 +2354,7 @@ final class NativeEngine implements AutoCloseable {
                 break;
             }
         }
-        out.forEach(log::record);
+        out.removeIf(v -> !log.record(v));
         return out;
     }
 
@@ -2428,7 +2431,9 @@ final class NativeEngine implements AutoCloseable {
         }
         Violation v = new Violation(e.time(), Tier.OBSERVED, c.kind(), who.runId(), who.callId(), who.tool(),
                 who.command(), c.target(), c.reason());
-        log.record(v);
+        if (!log.record(v)) {
+            return; // counted in its call's aggregated record (ViolationLog)
+        }
         synchronized (late) {
             late.addLast(v);
             while (late.size() > 64) {
@@ -2526,6 +2531,7 @@ final class NativeEngine implements AutoCloseable {
         if (l != null) {
             l.close();
         }
+        log.settleAll();
         mounts.dropStash();
         // by descriptor: in rlimits mode nothing guarantees a detached sandboxed process is gone yet (issue 9 E-E)
         NoFollowFs.deleteTree(sessionTmp);
