@@ -56,6 +56,7 @@ final class NativeEngine implements AutoCloseable {
     private final Policy policy;
     private final Path setsid;
     private final ViolationLog log;
+    private volatile dev.monoagent.common.OwnPorts.Hold ownPortsSubscription = () -> { };
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Map<String, Attribution> commands = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, false) {
         @Override
@@ -246,7 +247,20 @@ final class NativeEngine implements AutoCloseable {
         Files.createDirectory(bridgeTmp, PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         limits = limitsFactory.get();
+        // our own listeners opened or closed while the engine runs reach the bridge's refusal list at once (the
+        // bridge starts with the list in its environment; one that changed in between is sent right after)
+        ownPortsSubscription = dev.monoagent.common.OwnPorts.subscribe(ports -> {
+            SrtBridge b = bridge;
+            if (b != null && b.alive()) {
+                try {
+                    b.ownPorts(ports, Duration.ofSeconds(5));
+                } catch (IOException e) {
+                    // the bridge is gone: noticed by alive()
+                }
+            }
+        });
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, setsid, this::onEngineEvent);
+        bridge.ownPortsLater(dev.monoagent.common.OwnPorts.current());
         // the workspace facts and the config are gathered while Node starts and imports srt (≈ 190 ms here)
         Map<String, Object> config = compileConfig();
         bridge.awaitReady(Duration.ofSeconds(20));
@@ -395,6 +409,8 @@ final class NativeEngine implements AutoCloseable {
             return List.of();
         }
         Set<Integer> own = new HashSet<>(env.extraProtected());
+        // this process's own listeners (the sign-in callback): never granted, whatever localhostPorts says
+        own.addAll(dev.monoagent.common.OwnPorts.current());
         if (init != null) {
             own.add(init.proxyPort());
             own.add(init.socksPort());
@@ -2515,6 +2531,7 @@ final class NativeEngine implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        ownPortsSubscription.close();
         // a long-lived process ended just before (NodeRepl's destroy) may still be in its end scan, which quarantines
         // into the workspace's state dir: nothing of the engine writes there after close returns
         endLongLived("the sandbox was closed");
