@@ -76,13 +76,14 @@ final class CommandTools {
     }
 
     private static ToolResult completed(ExecOutcome.Completed c, CommandSpec spec, ToolContext ctx, String display) {
+        // the command's output can print lines that look like the records below: those are shown marked as output
         StringBuilder sb = new StringBuilder();
-        sb.append(c.stdout());
+        sb.append(Printable.output(c.stdout()));
         if (!c.stderr().isEmpty()) {
             if (!sb.isEmpty() && sb.charAt(sb.length() - 1) != '\n') {
                 sb.append('\n');
             }
-            sb.append(c.stderr());
+            sb.append(Printable.output(c.stderr()));
         }
         if (!sb.isEmpty() && sb.charAt(sb.length() - 1) != '\n') {
             sb.append('\n');
