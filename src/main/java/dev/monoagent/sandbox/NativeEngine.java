@@ -1,6 +1,7 @@
 package dev.monoagent.sandbox;
 
 import dev.monoagent.common.Event;
+import dev.monoagent.common.Printable;
 import dev.monoagent.common.Violation;
 import dev.monoagent.common.Violation.Kind;
 import dev.monoagent.common.Violation.Tier;
@@ -2347,7 +2348,9 @@ final class NativeEngine implements AutoCloseable {
             log.record(v);
             out.add(v);
         }
+        out.addAll(refusedProtected(who, stderr, already));
         if (exit == 0 || stderr.isEmpty()) {
+            out.removeIf(v -> v.tier() == Tier.INFERRED && v.reason().startsWith(OWN_ERROR) && !log.record(v));
             return out;
         }
         boolean haveNet = already.stream().anyMatch(v -> v.kind() == Kind.NETWORK);
@@ -2371,6 +2374,43 @@ final class NativeEngine implements AutoCloseable {
             }
         }
         out.removeIf(v -> !log.record(v));
+        return out;
+    }
+
+    private static final String OWN_ERROR = "the command's own error says a write to this protected path was refused";
+    private static final Pattern REFUSED_WRITE = Pattern.compile(
+            "(?m)^(?:.*?: )?(?:line \\d+: )?([^\\n:]+): (?:Read-only file system|Permission denied|Operation not permitted)$");
+
+    /**
+     * The protected paths the command's own errors name as refused writes ({@code bash: line 1: .env: Read-only file
+     * system}) that no engine record names: srt's feed is lossy under a flood of events, and such an attempt must not
+     * go unrecorded when the command said it. Relative paths are read against the workspace; one record a path.
+     */
+    private List<Violation> refusedProtected(Attribution who, String stderr, List<Violation> already) {
+        List<Violation> out = new ArrayList<>();
+        if (stderr.isEmpty()) {
+            return out;
+        }
+        Set<Path> named = new HashSet<>();
+        for (Violation v : already) {
+            Path t = v.kind() == Kind.WRITE ? pathOrNull(v.target()) : null;
+            if (t != null) {
+                named.add(t);
+            }
+        }
+        Matcher m = REFUSED_WRITE.matcher(stderr);
+        while (m.find() && out.size() < 100) {
+            Path p = pathOrNull(m.group(1).strip());
+            if (p == null || m.group(1).isBlank()) {
+                continue;
+            }
+            Path abs = policy.workspace().resolve(p).normalize();
+            if (policy.protection(abs) == null || !named.add(abs)) {
+                continue;
+            }
+            out.add(new Violation(Instant.now(), Tier.INFERRED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
+                    who.command(), abs.toString(), OWN_ERROR + " (\"" + Printable.line(m.group(0)) + "\")"));
+        }
         return out;
     }
 

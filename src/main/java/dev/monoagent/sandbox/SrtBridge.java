@@ -36,7 +36,7 @@ import java.util.function.Consumer;
 final class SrtBridge implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "bridge.mjs";
     /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
-    static final String SCRIPT_SHA256 = "644a2492a4c963afb975f3832eaff12624a8188d86a0429330c5c06607ccfaaa";
+    static final String SCRIPT_SHA256 = "cf5927777fff003a80ddee5afd6eccc0d0948572df969e71dbdec3d9aaa2ec08";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -111,6 +111,18 @@ function watchViolations() {
   });
 }
 
+// The answer to a ping or a cleanup follows every event the feed had for us when it came (Java puts a command's
+// result together after it): a turn of the event loop reads what the feed's socket holds, so turns are taken until
+// one brings no new event — at most 2 s; a turn costs microseconds when nothing arrives.
+async function drainFeed() {
+  const until = Date.now() + 2000;
+  for (let before = -1; before !== seen && Date.now() < until; ) {
+    before = seen;
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
 // extra: literal write denies for this one command (a protected path that appeared while a long-lived process keeps
 // the engine from re-initialising); the rest of the filesystem config is the initialised one, unchanged.
 async function freshWrap(extra) {
@@ -201,6 +213,7 @@ const ops = {
              socksPort: SandboxManager.getSocksProxyPort() ?? null };
   },
   async cleanup(req) {
+    await drainFeed();
     SandboxManager.cleanupAfterCommand();
     if (outstanding > 0) outstanding--;
     // nothing handed out is alive any more: let srt's counter reach zero so it removes the mount points, then
@@ -215,6 +228,7 @@ const ops = {
     return {};
   },
   async ping() {
+    await drainFeed();
     return { initialized };
   },
   async shutdown() {
