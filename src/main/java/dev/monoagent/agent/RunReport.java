@@ -127,7 +127,9 @@ public final class RunReport {
                     + " out, " + t[3] + " reasoning)"));
         }
         f.add(kv("Tool calls", String.valueOf(run.toolCalls().size())));
-        f.add(kv("Violations", String.valueOf(run.violations().size())));
+        long aggregated = run.violations().stream().mapToLong(Violation::more).sum();
+        f.add(kv("Violations", run.violations().size() + (aggregated > 0 ? " records (" + aggregated
+                + " more aggregated into them)" : "")));
         f.add(kv("Run log", run.file().toString()));
         f.add(kv("Recorded here", run.trustNote() == null ? "yes (the whole log is sealed on this machine)"
                 : run.trustNote()));
@@ -252,7 +254,8 @@ public final class RunReport {
         }
 
         List<Violation> vs = run.violations();
-        d.heading("Violations (" + vs.size() + ")");
+        long more = vs.stream().mapToLong(Violation::more).sum();
+        d.heading("Violations (" + vs.size() + (more > 0 ? ", " + more + " more aggregated" : "") + ")");
         if (vs.isEmpty()) {
             d.para("None recorded.");
         } else {
@@ -348,7 +351,8 @@ public final class RunReport {
     }
 
     private static String violationWord(Violation v) {
-        return lower(v.tier()) + " " + lower(v.kind()) + " " + str(v.target());
+        return lower(v.tier()) + " " + lower(v.kind()) + " " + (v.aggregated() ? v.more() + " aggregated"
+                : str(v.target()));
     }
 
     private static String value(Object v) {

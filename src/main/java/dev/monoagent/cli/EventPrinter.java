@@ -27,6 +27,11 @@ abstract sealed class EventPrinter implements EventSink {
 
     /** The one human wording of a violation (its target and reason escaped: a file name may hold anything). */
     static String violationLine(Violation v) {
+        if (v.aggregated()) {
+            // one summary line for the many records counted rather than kept one by one
+            return "violations: " + v.more() + " more " + v.tier().name().toLowerCase(Locale.ROOT) + " "
+                    + v.kind().name().toLowerCase(Locale.ROOT) + " aggregated (" + Printable.line(v.reason()) + ")";
+        }
         return "violation: " + v.tier().name().toLowerCase(Locale.ROOT) + " " + v.kind().name().toLowerCase(Locale.ROOT)
                 + " " + (v.target() == null ? "-" : Printable.line(v.target())) + " (" + Printable.line(v.reason())
                 + ")";

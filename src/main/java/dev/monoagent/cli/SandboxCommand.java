@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.monoagent.agent.AgentService;
 import dev.monoagent.common.Event;
+import dev.monoagent.common.Printable;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.RunStatus;
 import dev.monoagent.common.ToolOutcome;
@@ -323,8 +324,10 @@ final class SandboxCommand implements Runnable {
                                 }
                             }
                         } else {
-                            ctx.out().print(c.stdout());
-                            ctx.err().print(c.stderr());
+                            // our violation lines go to stderr beside the command's output: on a terminal a line
+                            // of output that imitates one is shown marked as output
+                            ctx.out().print(ctx.terminal() ? Printable.output(ctx.shown(c.stdout())) : c.stdout());
+                            ctx.err().print(ctx.terminal() ? Printable.output(ctx.shown(c.stderr())) : c.stderr());
                         }
                         ObjectNode data = JSON.createObjectNode().put("exitCode", c.exitCode())
                                 .put("signal", c.signal()).put("timedOut", c.timedOut())

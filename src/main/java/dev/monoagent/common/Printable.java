@@ -51,6 +51,65 @@ public final class Printable {
         return o == null ? s : o.toString();
     }
 
+    /**
+     * The starts of the lines we write ourselves next to command output: the tool result's records, the CLI's
+     * violation, aggregate and allowed-traffic lines, the console's markers.
+     */
+    static final java.util.List<String> RECORD_STARTS = java.util.List.of("Sandbox record (", "violation: ",
+            "violations: ", "network: ", "\u26d4", "\u2194");
+
+    /** What a line of command output that imitates one of our records is shown behind. */
+    public static final String OUTPUT_MARK = "(command output) ";
+
+    /**
+     * Command output with every line that imitates one of our record lines ({@link #RECORD_STARTS}, in any case,
+     * after any blanks or invisible characters) shown behind {@link #OUTPUT_MARK}: our records are events shown by us,
+     * and output printed next to them cannot pass for one. A line starts at the text's start and after each
+     * {@code \n}, {@code \r}, U+0085, U+2028 or U+2029 (whatever a reader takes for a line break).
+     */
+    public static String output(String s) {
+        if (s == null || s.isEmpty()) {
+            return s;
+        }
+        StringBuilder o = null;
+        int copied = 0;
+        for (int i = 0; i <= s.length(); i++) {
+            if (i == 0 || isBreak(s.charAt(i - 1))) {
+                if (i < s.length() && imitatesRecord(s, i)) {
+                    if (o == null) {
+                        o = new StringBuilder(s.length() + 32);
+                    }
+                    o.append(s, copied, i).append(OUTPUT_MARK);
+                    copied = i;
+                }
+            }
+        }
+        return o == null ? s : o.append(s, copied, s.length()).toString();
+    }
+
+    /** {@link #output} for one line (the transcript's and the console's output rows). */
+    public static String outputLine(String line) {
+        return output(line);
+    }
+
+    private static boolean isBreak(char c) {
+        return c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029';
+    }
+
+    private static boolean imitatesRecord(String s, int from) {
+        int i = from;
+        while (i < s.length() && !isBreak(s.charAt(i)) && (Character.isWhitespace(s.charAt(i)) || unsafe(s.charAt(i))
+                || Character.getType(s.charAt(i)) == Character.FORMAT)) {
+            i++;
+        }
+        for (String start : RECORD_STARTS) {
+            if (s.regionMatches(true, i, start, 0, start.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code c} is one a terminal or a text view acts on rather than shows. */
     public static boolean unsafe(char c) {
         return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u061c' || c == '\u200e' || c == '\u200f'

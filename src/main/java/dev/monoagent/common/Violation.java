@@ -14,9 +14,25 @@ import java.time.Instant;
  * @param command the command text or a short description of the call
  * @param target  the path or host:port that was refused (a display hint for engine events, never a policy input)
  * @param reason  why it was refused, in words
+ * @param more    how many further records of the same call, tier and kind were aggregated into this one (counted,
+ *                not kept one by one: a command cannot flood the record and hide one violation among thousands); 0
+ *                for a record of one event
  */
 public record Violation(Instant time, Tier tier, Kind kind, String runId, String callId, String tool, String command,
-                        String target, String reason) {
+                        String target, String reason,
+                        @com.fasterxml.jackson.annotation.JsonInclude(
+                                com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT) long more) {
+
+    /** A record of one event. */
+    public Violation(Instant time, Tier tier, Kind kind, String runId, String callId, String tool, String command,
+                     String target, String reason) {
+        this(time, tier, kind, runId, callId, tool, command, target, reason, 0);
+    }
+
+    /** Whether this record stands for {@link #more} aggregated ones. */
+    public boolean aggregated() {
+        return more > 0;
+    }
 
     /** How a violation became known. */
     public enum Tier { OBSERVED, DETECTED, INFERRED }

@@ -1,6 +1,7 @@
 package dev.monoagent.sandbox;
 
 import dev.monoagent.common.Event;
+import dev.monoagent.common.Printable;
 import dev.monoagent.common.Violation;
 import dev.monoagent.common.Violation.Kind;
 import dev.monoagent.common.Violation.Tier;
@@ -56,6 +57,7 @@ final class NativeEngine implements AutoCloseable {
     private final Policy policy;
     private final Path setsid;
     private final ViolationLog log;
+    private volatile dev.monoagent.common.OwnPorts.Hold ownPortsSubscription = () -> { };
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Map<String, Attribution> commands = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, false) {
         @Override
@@ -246,7 +248,20 @@ final class NativeEngine implements AutoCloseable {
         Files.createDirectory(bridgeTmp, PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         limits = limitsFactory.get();
+        // our own listeners opened or closed while the engine runs reach the bridge's refusal list at once (the
+        // bridge starts with the list in its environment; one that changed in between is sent right after)
+        ownPortsSubscription = dev.monoagent.common.OwnPorts.subscribe(ports -> {
+            SrtBridge b = bridge;
+            if (b != null && b.alive()) {
+                try {
+                    b.ownPorts(ports, Duration.ofSeconds(5));
+                } catch (IOException e) {
+                    // the bridge is gone: noticed by alive()
+                }
+            }
+        });
         bridge = SrtBridge.start(tools, engine, policy.workspace(), sessionTmp, env, setsid, this::onEngineEvent);
+        bridge.ownPortsLater(dev.monoagent.common.OwnPorts.current());
         // the workspace facts and the config are gathered while Node starts and imports srt (≈ 190 ms here)
         Map<String, Object> config = compileConfig();
         bridge.awaitReady(Duration.ofSeconds(20));
@@ -395,6 +410,8 @@ final class NativeEngine implements AutoCloseable {
             return List.of();
         }
         Set<Integer> own = new HashSet<>(env.extraProtected());
+        // this process's own listeners (the sign-in callback): never granted, whatever localhostPorts says
+        own.addAll(dev.monoagent.common.OwnPorts.current());
         if (init != null) {
             own.add(init.proxyPort());
             own.add(init.socksPort());
@@ -1601,6 +1618,8 @@ final class NativeEngine implements AutoCloseable {
         }
         out.addAll(writeFollowUps(who, stderr, out));
         out.addAll(infer(who, stderr, exit, out));
+        // what was counted rather than kept one by one: one record per kind, with how many
+        out.addAll(log.settle(who.runId(), who.callId()));
         return out;
     }
 
@@ -1675,8 +1694,9 @@ final class NativeEngine implements AutoCloseable {
             if (reason != null) {
                 Violation f = new Violation(Instant.now(), Tier.INFERRED, Kind.WRITE, who.runId(), who.callId(),
                         who.tool(), who.command(), v.target(), reason);
-                log.record(f);
-                out.add(f);
+                if (log.record(f)) {
+                    out.add(f);
+                }
             }
         }
         return out;
@@ -2329,7 +2349,9 @@ final class NativeEngine implements AutoCloseable {
             log.record(v);
             out.add(v);
         }
+        out.addAll(refusedProtected(who, stderr, already));
         if (exit == 0 || stderr.isEmpty()) {
+            out.removeIf(v -> v.tier() == Tier.INFERRED && v.reason().startsWith(OWN_ERROR) && !log.record(v));
             return out;
         }
         boolean haveNet = already.stream().anyMatch(v -> v.kind() == Kind.NETWORK);
@@ -2352,7 +2374,44 @@ final class NativeEngine implements AutoCloseable {
                 break;
             }
         }
-        out.forEach(log::record);
+        out.removeIf(v -> !log.record(v));
+        return out;
+    }
+
+    private static final String OWN_ERROR = "the command's own error says a write to this protected path was refused";
+    private static final Pattern REFUSED_WRITE = Pattern.compile(
+            "(?m)^(?:.*?: )?(?:line \\d+: )?([^\\n:]+): (?:Read-only file system|Permission denied|Operation not permitted)$");
+
+    /**
+     * The protected paths the command's own errors name as refused writes ({@code bash: line 1: .env: Read-only file
+     * system}) that no engine record names: srt's feed is lossy under a flood of events, and such an attempt must not
+     * go unrecorded when the command said it. Relative paths are read against the workspace; one record a path.
+     */
+    private List<Violation> refusedProtected(Attribution who, String stderr, List<Violation> already) {
+        List<Violation> out = new ArrayList<>();
+        if (stderr.isEmpty()) {
+            return out;
+        }
+        Set<Path> named = new HashSet<>();
+        for (Violation v : already) {
+            Path t = v.kind() == Kind.WRITE ? pathOrNull(v.target()) : null;
+            if (t != null) {
+                named.add(t);
+            }
+        }
+        Matcher m = REFUSED_WRITE.matcher(stderr);
+        while (m.find() && out.size() < 100) {
+            Path p = pathOrNull(m.group(1).strip());
+            if (p == null || m.group(1).isBlank()) {
+                continue;
+            }
+            Path abs = policy.workspace().resolve(p).normalize();
+            if (policy.protection(abs) == null || !named.add(abs)) {
+                continue;
+            }
+            out.add(new Violation(Instant.now(), Tier.INFERRED, Kind.WRITE, who.runId(), who.callId(), who.tool(),
+                    who.command(), abs.toString(), OWN_ERROR + " (\"" + Printable.line(m.group(0)) + "\")"));
+        }
         return out;
     }
 
@@ -2429,7 +2488,9 @@ final class NativeEngine implements AutoCloseable {
         }
         Violation v = new Violation(e.time(), Tier.OBSERVED, c.kind(), who.runId(), who.callId(), who.tool(),
                 who.command(), c.target(), c.reason());
-        log.record(v);
+        if (!log.record(v)) {
+            return; // counted in its call's aggregated record (ViolationLog)
+        }
         synchronized (late) {
             late.addLast(v);
             while (late.size() > 64) {
@@ -2511,6 +2572,7 @@ final class NativeEngine implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        ownPortsSubscription.close();
         // a long-lived process ended just before (NodeRepl's destroy) may still be in its end scan, which quarantines
         // into the workspace's state dir: nothing of the engine writes there after close returns
         endLongLived("the sandbox was closed");
@@ -2527,6 +2589,7 @@ final class NativeEngine implements AutoCloseable {
         if (l != null) {
             l.close();
         }
+        log.settleAll();
         mounts.dropStash();
         // by descriptor: in rlimits mode nothing guarantees a detached sandboxed process is gone yet (issue 9 E-E)
         NoFollowFs.deleteTree(sessionTmp);

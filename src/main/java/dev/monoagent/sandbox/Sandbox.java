@@ -8,6 +8,7 @@ import dev.monoagent.common.Effective;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.ProbeResult;
+import dev.monoagent.common.Violation;
 import dev.monoagent.config.Enums.SandboxMode;
 import dev.monoagent.config.LoadedConfig;
 import java.io.IOException;
@@ -61,9 +62,32 @@ public final class Sandbox implements AutoCloseable {
         this.env = env;
         this.runtime = new SrtRuntime(env);
         this.policy = PolicyCompiler.compile(cfg, env.home(), env.cacheRoot());
-        this.log = new ViolationLog(policy.workspace().resolve(".mono-agent"), sink);
+        this.log = new ViolationLog(policy.workspace().resolve(".mono-agent"), sink, v -> keptOneByOne(v, policy));
         // host runs (mode off, unsafe fallback) also get their own process group
         this.setsid = MacHost.setsid(env, agentWritable());
+    }
+
+    /**
+     * The records never aggregated however many come: network ones, those found by the host's scans, and any whose
+     * target is a protected path or names one in its last components ({@code /proc/self/cwd/.env}), or cannot be read
+     * as a path.
+     */
+    static boolean keptOneByOne(Violation v, Policy policy) {
+        if (v.kind() == Violation.Kind.NETWORK || v.tier() == Violation.Tier.DETECTED) {
+            return true;
+        }
+        if (v.target() == null) {
+            return false;
+        }
+        Path t;
+        try {
+            t = Path.of(v.target()).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return true;
+        }
+        Path abs = t.isAbsolute() ? t : policy.workspace().resolve(t);
+        return policy.protection(abs) != null || new WriteRecord(List.of(), List.of(), List.of(), policy.workspace(),
+                policy::protection).protectedName(t) != null;
     }
 
     /** Where the sandboxed agent can write: host tools are never taken from PATH entries there. */

@@ -36,7 +36,7 @@ import java.util.function.Consumer;
 final class SrtBridge implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "bridge.mjs";
     /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
-    static final String SCRIPT_SHA256 = "540e3bbe07e7ae889930531d3cd0f24dceb913a9cd22c3cfae385fdcf18b72d2";
+    static final String SCRIPT_SHA256 = "cf5927777fff003a80ddee5afd6eccc0d0948572df969e71dbdec3d9aaa2ec08";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -128,6 +128,7 @@ final class SrtBridge implements AutoCloseable {
         }
         known.put("rg", tools.rg().toString());
         e.put("MONO_AGENT_TOOLS", JSON.writeValueAsString(known));
+        e.put("MONO_AGENT_OWN_PORTS", JSON.writeValueAsString(dev.monoagent.common.OwnPorts.current()));
         return new SrtBridge(pb.start(), onViolation);
     }
 
@@ -272,6 +273,27 @@ final class SrtBridge implements AutoCloseable {
     }
 
     /** {@link #ping} sent now and awaited later ({@link Pending#await}), so other work can run meanwhile. */
+    /**
+     * Tells the bridge the ports of our own host listeners, refused to the sandbox from now on (it takes effect
+     * before any queued request; waits for the bridge's answer, at most {@code timeout}).
+     */
+    void ownPorts(java.util.Set<Integer> ports, Duration timeout) throws IOException {
+        ObjectNode req = JSON.createObjectNode();
+        req.put("op", "ownPorts");
+        var arr = req.putArray("ports");
+        ports.forEach(arr::add);
+        call(req, timeout);
+    }
+
+    /** As {@link #ownPorts}, without waiting for the answer. */
+    void ownPortsLater(java.util.Set<Integer> ports) throws IOException {
+        ObjectNode req = JSON.createObjectNode();
+        req.put("op", "ownPorts");
+        var arr = req.putArray("ports");
+        ports.forEach(arr::add);
+        send(req);
+    }
+
     Pending pingLater() throws IOException {
         ObjectNode req = JSON.createObjectNode();
         req.put("op", "ping");

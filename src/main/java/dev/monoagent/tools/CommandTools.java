@@ -76,13 +76,14 @@ final class CommandTools {
     }
 
     private static ToolResult completed(ExecOutcome.Completed c, CommandSpec spec, ToolContext ctx, String display) {
+        // the command's output can print lines that look like the records below: those are shown marked as output
         StringBuilder sb = new StringBuilder();
-        sb.append(c.stdout());
+        sb.append(Printable.output(c.stdout()));
         if (!c.stderr().isEmpty()) {
             if (!sb.isEmpty() && sb.charAt(sb.length() - 1) != '\n') {
                 sb.append('\n');
             }
-            sb.append(c.stderr());
+            sb.append(Printable.output(c.stderr()));
         }
         if (!sb.isEmpty() && sb.charAt(sb.length() - 1) != '\n') {
             sb.append('\n');
@@ -93,7 +94,16 @@ final class CommandTools {
         }
         // the reason says what happened (refused, or allowed inside the sandbox's own tmpfs): no verb of our own here.
         // A target is a name the command chose: escaped, so a newline or an escape in it cannot forge another line
+        long aggregated = 0;
         for (Violation v : c.violations()) {
+            if (v.aggregated()) {
+                // one line for many: the reason says how many, of what kind, and the first and last of them
+                aggregated += v.more();
+                sb.append("Sandbox record (").append(v.kind().name().toLowerCase(java.util.Locale.ROOT))
+                        .append(", ").append(v.more()).append(" aggregated): ").append(Printable.line(v.reason()))
+                        .append('\n');
+                continue;
+            }
             sb.append("Sandbox record (").append(v.kind().name().toLowerCase(java.util.Locale.ROOT)).append("): ")
                     .append(Printable.line(v.target())).append(v.reason() == null || v.reason().isBlank() ? ""
                     : " — " + Printable.line(v.reason())).append('\n');
@@ -106,7 +116,8 @@ final class CommandTools {
         ObjectNode data = ToolOrchestrator.JSON.createObjectNode().put("exitCode", c.exitCode())
                 .put("signal", c.signal()).put("timedOut", c.timedOut()).put("truncated", c.truncated())
                 .put("elapsedMs", c.elapsedMillis()).put("mode", c.mode().wire())
-                .put("violations", c.violations().size()).put("allowedConnections", c.allowed().size()).put("command", display);
+                .put("violations", c.violations().size()).put("aggregatedViolations", aggregated)
+                .put("allowedConnections", c.allowed().size()).put("command", display);
         if (c.timedOut()) {
             return new ToolResult.Failed(ToolResult.TIMEOUT, sb + "Error: Command timed out after "
                     + spec.timeout().toMillis() + " ms and was killed.");

@@ -51,7 +51,12 @@ const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 // as {event: "connect"}: srt records denies only, and a granted port can be a proxy forwarding outward, a Docker API
 // or a debugger. Every TCP connect in this process goes through Socket.prototype.connect (net.connect normalises its
 // arguments into an array first), so the hook sees the proxy's upstream dials whatever module imported them.
+//
+// The ports of mono-agent's own host listeners (the ChatGPT sign-in callback; MONO_AGENT_OWN_PORTS at start, then the
+// ownPorts op whenever one opens or closes) are refused here, whatever srt's grants say and whatever host name the
+// dial uses (a name can resolve to loopback; 0.0.0.0 reaches it too), and reported as a network violation.
 import net from 'node:net';
+let ownPorts = new Set(JSON.parse(process.env.MONO_AGENT_OWN_PORTS || '[]'));
 const socketConnect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function (...args) {
   try {
@@ -59,6 +64,15 @@ net.Socket.prototype.connect = function (...args) {
     if (Array.isArray(o)) o = o[0];
     const port = typeof o === 'object' && o !== null ? Number(o.port) : Number(o);
     const host = typeof o === 'object' && o !== null ? String(o.host ?? '') : String(args[1] ?? '');
+    if (ownPorts.has(port)) {
+      send({ event: 'violation', command: null, time: new Date().toISOString(),
+             line: `deny network-outbound ${host}:${port} (a listener of mono-agent itself on the host, such as the `
+               + 'sign-in callback: never reachable from the sandbox)' });
+      const err = Object.assign(new Error(`connect ECONNREFUSED ${host}:${port}`),
+        { code: 'ECONNREFUSED', errno: -111, syscall: 'connect', address: host, port });
+      process.nextTick(() => this.destroy(err));
+      return this;
+    }
     if (port > 0 && (host === '127.0.0.1' || host === '::1' || host === '[::1]' || host === 'localhost')) {
       send({ event: 'connect', host, port, time: new Date().toISOString() });
     }
@@ -95,6 +109,18 @@ function watchViolations() {
              time: new Date(v.timestamp ?? Date.now()).toISOString() });
     }
   });
+}
+
+// The answer to a ping or a cleanup follows every event the feed had for us when it came (Java puts a command's
+// result together after it): a turn of the event loop reads what the feed's socket holds, so turns are taken until
+// one brings no new event — at most 2 s; a turn costs microseconds when nothing arrives.
+async function drainFeed() {
+  const until = Date.now() + 2000;
+  for (let before = -1; before !== seen && Date.now() < until; ) {
+    before = seen;
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+  }
 }
 
 // extra: literal write denies for this one command (a protected path that appeared while a long-lived process keeps
@@ -187,6 +213,7 @@ const ops = {
              socksPort: SandboxManager.getSocksProxyPort() ?? null };
   },
   async cleanup(req) {
+    await drainFeed();
     SandboxManager.cleanupAfterCommand();
     if (outstanding > 0) outstanding--;
     // nothing handed out is alive any more: let srt's counter reach zero so it removes the mount points, then
@@ -201,6 +228,7 @@ const ops = {
     return {};
   },
   async ping() {
+    await drainFeed();
     return { initialized };
   },
   async shutdown() {
@@ -216,6 +244,15 @@ function enqueue(task) {
   queue = queue.then(task, task);
 }
 rl.on('line', (line) => {
+  // the own-ports list takes effect at once, not behind a wrap or an initialize in the queue
+  try {
+    const req = JSON.parse(line);
+    if (req && req.op === 'ownPorts' && Array.isArray(req.ports)) {
+      ownPorts = new Set(req.ports.map(Number));
+      send({ id: req.id, ok: true });
+      return;
+    }
+  } catch (e) { /* the queue below reports a bad request */ }
   queue = queue.then(async () => {
     let req;
     try {

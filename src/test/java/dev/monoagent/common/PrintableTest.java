@@ -22,4 +22,16 @@ class PrintableTest {
         assertEquals("x\n\ty\r\n\\x1b]0;T\\x07 \\rz \\u202e", Printable.terminal("x\n\ty\r\n\u001b]0;T\u0007 \rz \u202e"));
         assertEquals("C:\\dir", Printable.terminal("C:\\dir"), "backslashes stay for reading");
     }
+
+    @Test
+    void outputThatImitatesARecordIsMarked() {
+        String m = Printable.OUTPUT_MARK;
+        assertEquals("ok\n" + m + "Sandbox record (write): x\n", Printable.output("ok\nSandbox record (write): x\n"));
+        assertEquals(m + "  sandbox RECORD (read): y", Printable.output("  sandbox RECORD (read): y"));
+        assertEquals("a\r" + m + "violation: z", Printable.output("a\rviolation: z"));
+        assertEquals(m + "\u200bviolations: 3 more", Printable.output("\u200bviolations: 3 more"));
+        assertEquals("a Sandbox record (write) mid-line", Printable.output("a Sandbox record (write) mid-line"));
+        assertEquals(m + "Sandbox record (x)", Printable.output(Printable.output("Sandbox record (x)")),
+                "marking twice marks once");
+    }
 }

@@ -37,10 +37,15 @@ public final class BrowserLogin implements AutoCloseable {
     private final CodexAuth auth;
     private final Pkce pkce;
     private final HttpServer server;
+    /** The callback's port held from before it binds until it stops: never reachable from the sandbox. */
+    private final dev.monoagent.common.OwnPorts.Hold held;
+    private volatile dev.monoagent.common.OwnPorts.Hold heldBound = () -> { };
     private final String bindProblem;
     private final String redirectUri;
     private final URI authorizeUrl;
     private final CompletableFuture<Received> code = new CompletableFuture<>();
+    /** Requests the callback listener has received, on any path. */
+    private final java.util.concurrent.atomic.AtomicInteger received = new java.util.concurrent.atomic.AtomicInteger();
     private final CompletableFuture<CodexTokens> outcome = new CompletableFuture<>();
     /** The callback handler waits for the exchange; other paths (success page, cancel) must still be served. */
     private final dev.monoagent.common.TaskExecutor pool = dev.monoagent.common.TaskExecutor.create(
@@ -57,6 +62,7 @@ public final class BrowserLogin implements AutoCloseable {
         this.auth = auth;
         this.pkce = Pkce.generate();
         CodexAuthSettings s = auth.settings();
+        this.held = dev.monoagent.common.OwnPorts.hold(s.callbackPort());
         HttpServer srv = null;
         String problem = null;
         for (int attempt = 0; srv == null && problem == null; attempt++) {
@@ -75,8 +81,12 @@ public final class BrowserLogin implements AutoCloseable {
             }
         }
         if (srv != null) {
-            srv.createContext("/auth/callback", this::callback);
-            srv.createContext("/success", ex -> page(ex, 200, "Signed in to mono-agent. You can close this tab."));
+            com.sun.net.httpserver.Filter counting = com.sun.net.httpserver.Filter.beforeHandler(
+                    "counts requests", ex -> received.incrementAndGet());
+            srv.createContext("/", ex -> page(ex, 404, "Not found.")).getFilters().add(counting);
+            srv.createContext("/auth/callback", this::callback).getFilters().add(counting);
+            srv.createContext("/success", ex -> page(ex, 200, "Signed in to mono-agent. You can close this tab."))
+                    .getFilters().add(counting);
             srv.createContext("/cancel", ex -> {
                 code.completeExceptionally(new AuthEndpointException("Sign-in was cancelled (another sign-in "
                         + "started).", "cancelled", true));
@@ -85,15 +95,23 @@ public final class BrowserLogin implements AutoCloseable {
                 HttpServer self = ex.getHttpContext().getServer();
                 dev.monoagent.common.TaskExecutor.shared().submit("codex-login-cancel", () -> {
                     self.stop(0);
+                    release();
                     return null;
                 });
-            });
+            }).getFilters().add(counting);
             srv.setExecutor(pool.executor());
+            if (srv.getAddress().getPort() != s.callbackPort()) {
+                // bound to a port chosen by the system: held before the first connection is accepted
+                heldBound = dev.monoagent.common.OwnPorts.hold(srv.getAddress().getPort());
+            }
             srv.start();
         }
         this.server = srv;
         this.bindProblem = problem;
         int port = srv != null ? srv.getAddress().getPort() : s.callbackPort();
+        if (srv == null) {
+            release();
+        }
         this.redirectUri = s.redirectUri(port == 0 ? CodexAuthSettings.DEFAULT_CALLBACK_PORT : port);
         Map<String, String> q = new LinkedHashMap<>();
         q.put("response_type", "code");
@@ -118,6 +136,11 @@ public final class BrowserLogin implements AutoCloseable {
     /** Whether the loopback callback is listening; when not, only {@link #paste} can finish the sign-in. */
     public boolean callbackListening() {
         return server != null;
+    }
+
+    /** How many requests the callback listener has received (any path, answered or not). */
+    int requestsReceived() {
+        return received.get();
     }
 
     /** Why the callback is not listening, or null. */
@@ -210,8 +233,15 @@ public final class BrowserLogin implements AutoCloseable {
             // lets a callback still in flight send the browser its success redirect
             server.stop(1);
         }
+        release();
         pool.close();
         code.cancel(false);
+    }
+
+    /** Lets go of the callback's ports (the server has stopped, or never listened). */
+    private void release() {
+        heldBound.close();
+        held.close();
     }
 
     private void callback(HttpExchange ex) throws IOException {

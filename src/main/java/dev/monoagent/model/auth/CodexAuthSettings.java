@@ -22,7 +22,7 @@ public record CodexAuthSettings(URI issuer, String clientId, int callbackPort, P
     public static final String PROVIDER = "openai-codex";
     public static final String DEFAULT_ISSUER = "https://auth.openai.com";
     public static final String DEFAULT_CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";
-    public static final int DEFAULT_CALLBACK_PORT = 1455;
+    public static final int DEFAULT_CALLBACK_PORT = dev.monoagent.common.OwnPorts.SIGN_IN_CALLBACK;
     public static final String SCOPES = "openid profile email offline_access";
     /** Identifies us to the authorization server and the Codex backend (the Codex CLI sends its own name here). */
     public static final String ORIGINATOR = "mono-agent";

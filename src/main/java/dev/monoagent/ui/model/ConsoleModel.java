@@ -183,9 +183,12 @@ public final class ConsoleModel {
             }
             if (i == 0 && lastOutputOpen && !lines.isEmpty()) {
                 ConsoleLine prev = lines.get(lines.size() - 1);
-                lines.set(lines.size() - 1, new ConsoleLine(prev.kind(), prev.text() + parts[0], callId));
+                lines.set(lines.size() - 1, new ConsoleLine(prev.kind(),
+                        dev.monoagent.common.Printable.outputLine(prev.text() + parts[0]), callId));
             } else {
-                batch.add(new ConsoleLine(ConsoleLine.Kind.OUTPUT, parts[i], callId));
+                // a line that imitates one of our records (a violation marker) is shown marked as output
+                batch.add(new ConsoleLine(ConsoleLine.Kind.OUTPUT, dev.monoagent.common.Printable.outputLine(parts[i]),
+                        callId));
             }
             lastOutputOpen = last;
         }

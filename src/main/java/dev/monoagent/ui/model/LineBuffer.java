@@ -79,7 +79,7 @@ public final class LineBuffer extends ObservableListBase<String> {
             throw new IndexOutOfBoundsException(index);
         }
         if (index == complete) {
-            return open;
+            return dev.monoagent.common.Printable.outputLine(open);
         }
         int c = Arrays.binarySearch(firstLine, 0, chunks.size(), index);
         if (c < 0) {
@@ -87,7 +87,8 @@ public final class LineBuffer extends ObservableListBase<String> {
         }
         int[] s = starts.get(c);
         int line = index - firstLine[c];
-        return chunks.get(c).substring(s[line], s[line + 1] - 1);
+        // a line that imitates one of our records is shown marked as output
+        return dev.monoagent.common.Printable.outputLine(chunks.get(c).substring(s[line], s[line + 1] - 1));
     }
 
     @Override

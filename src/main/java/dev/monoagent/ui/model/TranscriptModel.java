@@ -130,7 +130,8 @@ public final class TranscriptModel {
                 if (c != null) {
                     c.addViolation(v.violation());
                 } else {
-                    system(v, "Violation: " + v.violation().kind() + " " + dev.monoagent.common.Printable.line(v.violation().target())
+                    system(v, "Violation: " + v.violation().kind() + " " + (v.violation().aggregated()
+                            ? v.violation().more() + " aggregated" : dev.monoagent.common.Printable.line(v.violation().target()))
                             + " — " + dev.monoagent.common.Printable.line(v.violation().reason()));
                 }
             }

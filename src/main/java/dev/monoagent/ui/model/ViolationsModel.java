@@ -128,6 +128,9 @@ public final class ViolationsModel {
                 r.put("runId", v.runId());
                 r.put("command", v.command());
                 r.put("reason", v.reason());
+                if (v.aggregated()) {
+                    r.put("aggregated", v.more());
+                }
                 rows.add(r);
             }
             return m.writeValueAsString(rows);
@@ -174,7 +177,23 @@ public final class ViolationsModel {
         // one field a line: what the agent chose (target, command, reason) cannot start a line of its own
         return "Time:     " + v.time() + "\nTier:     " + v.tier() + "\nKind:     " + v.kind()
                 + "\nTarget:   " + dev.monoagent.common.Printable.line(v.target()) + "\nTool:     " + v.tool() + "\nCall:     " + v.callId()
-                + "\nRun:      " + v.runId() + "\nCommand:  " + dev.monoagent.common.Printable.line(v.command()) + "\nReason:   " + dev.monoagent.common.Printable.line(v.reason());
+                + "\nRun:      " + v.runId() + "\nCommand:  " + dev.monoagent.common.Printable.line(v.command()) + "\nReason:   " + dev.monoagent.common.Printable.line(v.reason())
+                + (v.aggregated() ? "\nAggregated: " + v.more() + " records of this call, tier and kind counted in "
+                + "this one (not listed one by one)" : "");
+    }
+
+    /** The text a row shows for its target: an aggregated record says how many it stands for. */
+    public static String targetText(Violation v, java.util.function.Function<String, String> shown) {
+        return v.aggregated() ? v.more() + " aggregated" : shown.apply(v.target());
+    }
+
+    /** How many records the rows stand for beyond themselves (aggregated ones, counted rather than listed). */
+    public long aggregatedCount() {
+        long n = 0;
+        for (Violation v : all) {
+            n += v.more();
+        }
+        return n;
     }
 
     /** Filtered rows, for the table. */

@@ -1,6 +1,7 @@
 package dev.monoagent.ui.view;
 
 import dev.monoagent.common.Violation;
+import dev.monoagent.ui.model.ViolationsModel;
 import dev.monoagent.ui.model.MessageEntry;
 import dev.monoagent.ui.model.ToolCard;
 import dev.monoagent.ui.model.TranscriptEntry;
@@ -330,7 +331,7 @@ public final class TranscriptView extends ListView<TranscriptEntry> {
                 FlowPane markers = new FlowPane(6, 4);
                 for (Violation v : c.violations()) {
                     String what = v.kind().name().toLowerCase(Locale.ROOT) + " denied: "
-                            + ViolationsView.relative(workspace, v.target());
+                            + ViolationsModel.targetText(v, t -> ViolationsView.relative(workspace, t));
                     Button b = new Button(what,
                             Icons.of(MaterialDesignA.ALERT_OCTAGON, "violation-icon"));
                     b.getStyleClass().add("violation-marker");

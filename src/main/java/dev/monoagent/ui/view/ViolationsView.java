@@ -37,7 +37,11 @@ public final class ViolationsView extends BorderPane {
         Label title = new Label("Violations", Icons.of(MaterialDesignA.ALERT_OCTAGON, "title-icon"));
         title.getStyleClass().add("panel-title");
         Label count = new Label();
-        count.textProperty().bind(model.countProperty().asString("(%d)"));
+        // an aggregated row stands for many: the count says how many were counted rather than listed
+        count.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> {
+            long more = model.aggregatedCount();
+            return "(" + model.countProperty().get() + (more > 0 ? ", " + more + " more aggregated" : "") + ")";
+        }, model.countProperty()));
         TextField filter = new TextField();
         filter.setPromptText("Filter target, command, reason…");
         filter.textProperty().bindBidirectional(model.filterTextProperty());
@@ -72,7 +76,7 @@ public final class ViolationsView extends BorderPane {
         table.getColumns().add(col("Time", 95, v -> TIME.format(v.time())));
         table.getColumns().add(col("Tier", 80, v -> v.tier().name().toLowerCase()));
         table.getColumns().add(col("Kind", 75, v -> v.kind().name().toLowerCase()));
-        table.getColumns().add(col("Target", 160, v -> relative(workspace, v.target())));
+        table.getColumns().add(col("Target", 160, v -> ViolationsModel.targetText(v, t -> relative(workspace, t))));
         table.getColumns().add(col("Tool", 70, Violation::tool));
         table.getColumns().add(col("Call", 130, Violation::callId));
         table.getColumns().add(col("Command", 200, Violation::command));
