@@ -33,6 +33,16 @@ public final class Scaffold {
         public enum Kind { CREATE, OVERWRITE, BACKUP, MKDIR, APPEND, KEEP }
     }
 
+    /** The model the config written for {@code r} names: {@code --model}, else the preset's, else null. */
+    public static String model(Request r) {
+        if (r.model() != null) {
+            return r.model().trim();
+        }
+        return Presets.find(r.presetId() == null ? "starter" : r.presetId())
+                .map(p -> p.config().get("runtime") instanceof Map<?, ?> rt ? (String) rt.get("model") : null)
+                .orElse(null);
+    }
+
     public static List<Action> plan(Request r) throws ConfigException {
         Presets.Preset preset = Presets.find(r.presetId() == null ? "starter" : r.presetId())
                 .orElseThrow(() -> new ConfigException("--preset", "--preset " + r.presetId()
@@ -108,10 +118,11 @@ public final class Scaffold {
         if (r.name() != null) {
             root.put("agent", Map.of("name", r.name()));
         }
+        Map<String, Object> body = new LinkedHashMap<>(preset.config());
         if (r.model() != null) {
             root.put("runtime", Map.of("model", r.model().trim()));
+            body.remove("runtime");
         }
-        Map<String, Object> body = new LinkedHashMap<>(preset.config());
         if (r.memory() != null) {
             body.put("memory", Map.of("mode", r.memory()));
         }
