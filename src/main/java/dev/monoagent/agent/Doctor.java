@@ -158,6 +158,9 @@ public final class Doctor {
         AuthStatus st;
         try {
             st = CodexAuth.fromEnv(lc.env()).status();
+        } catch (dev.monoagent.model.auth.InvalidSettingException e) {
+            return new Section("provider-credentials", "Provider credentials", Status.ERROR,
+                    List.of("openai-codex: " + e.getMessage()));
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             return new Section("provider-credentials", "Provider credentials", Status.WAITING,
                     List.of("[WARN] openai-codex: cannot read the sign-in: " + e.getMessage()));
