@@ -3,6 +3,7 @@ package dev.monoagent.cli;
 import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.config.RootsCheck;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -19,6 +20,6 @@ public final class ConfigOptions {
     }
 
     LoadedConfig load(CliContext ctx) throws ConfigException {
-        return ConfigLoader.load(options(ctx));
+        return RootsCheck.check(ConfigLoader.load(options(ctx)));
     }
 }

@@ -177,6 +177,28 @@ class CliTest {
         assertTrue(section(node, "tools").toString().contains("invalid_tool_policy"));
     }
 
+    /**
+     * A readable root above the workspace is mounted read-only over it, so every command failed with bubblewrap's
+     * "Read-only file system" after validate passed; it is refused naming the entry. A root beside it is fine.
+     */
+    @Test
+    void aReadableRootContainingTheWorkspaceIsRefusedByName() throws Exception {
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
+                "{\"runtime\":{\"model\":\"ollama:qwen\"},\"sandbox\":{\"readableRoots\":[\".\",\"..\"]}}");
+        String why = "sandbox.readableRoots[1] \"..\" (" + ws.getParent() + ") contains the workspace " + ws
+                + ": a readable root is mounted read-only";
+        for (String[] cmd : new String[][] {{"validate"}, {"tools", "call", "Bash", "{\"command\":\"true\"}"}}) {
+            CliHarness.Result r = run(cmd);
+            assertEquals(1, r.exit(), String.join(" ", cmd) + ": " + r.out() + r.err());
+            assertTrue(r.err().contains("Config error: " + why), r.err());
+            assertFalse(r.err().contains("Exception"), r.err());
+        }
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
+                "{\"runtime\":{\"model\":\"ollama:qwen\"},\"sandbox\":{\"readableRoots\":[\".\",\"../lib\"]}}");
+        CliHarness.Result beside = run("validate");
+        assertFalse((beside.out() + beside.err()).contains("readableRoots[1]"), beside.out() + beside.err());
+    }
+
     @Test
     void sandboxOffIsDisabledAndUnsafeFallbackWarns() throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
