@@ -1,5 +1,6 @@
 package dev.monoagent.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,6 +19,7 @@ import dev.monoagent.tools.ToolResult;
 import dev.monoagent.tools.Tools;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -81,9 +83,19 @@ final class ToolsCommand implements Runnable {
             ToolPolicy p = ((ToolPolicy.Result.Valid) ToolPolicy.of(lc.config().tools())).policy();
             ctx.out().println(p.summary());
             for (Tools.Spec s : specs) {
-                ctx.out().printf("  %-10s %s%n", s.name(), s.description());
+                ctx.out().printf("  %-13s %s%n", s.name(), s.description());
+                ctx.out().printf("  %-13s args: %s%n", "", argNames(s.schema()));
             }
             return ExitCodes.OK;
+        }
+
+        /** The schema's argument names in order, optional ones marked {@code ?}: {@code file_path, offset?}. */
+        static String argNames(JsonNode schema) {
+            List<String> names = new java.util.ArrayList<>();
+            Set<String> required = new java.util.HashSet<>();
+            schema.path("required").forEach(r -> required.add(r.asText()));
+            schema.path("properties").fieldNames().forEachRemaining(n -> names.add(required.contains(n) ? n : n + "?"));
+            return names.isEmpty() ? "(none)" : String.join(", ", names);
         }
     }
 

@@ -67,4 +67,14 @@ class ToolsCommandTest {
         assertEquals(finished.callId(), violation.callId());
         assertEquals("SECRET=1\n", Files.readString(ws.resolve(".env")));
     }
+
+    /** Each tool's argument names are listed, optional ones marked (the list showed descriptions only). */
+    @Test
+    void listShowsEachToolsArgumentNames() throws Exception {
+        Path ws = ws("{\"allowedTools\":[\"Read\",\"Bash\"]}");
+        CliHarness.Result r = CliHarness.run(ws, env(ws), "tools", "list");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("\n                args: file_path, offset?, limit?\n"), r.out());
+        assertTrue(r.out().contains("args: command, "), r.out());
+    }
 }
