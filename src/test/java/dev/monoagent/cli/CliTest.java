@@ -193,6 +193,12 @@ class CliTest {
             assertTrue(r.err().contains("Config error: " + why), r.err());
             assertFalse(r.err().contains("Exception"), r.err());
         }
+        // status still shows what it can, but a config that does not load is no success (it exited 0)
+        CliHarness.Result status = run("status");
+        assertEquals(1, status.exit(), status.out() + status.err());
+        assertTrue(status.out().contains("instance\n") && status.out().contains("config error: " + why),
+                status.out());
+        assertTrue(status.out().contains("sandbox\n  unknown: the config could not be loaded"), status.out());
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
                 "{\"runtime\":{\"model\":\"ollama:qwen\"},\"sandbox\":{\"readableRoots\":[\".\",\"../lib\"]}}");
         CliHarness.Result beside = run("validate");
