@@ -25,6 +25,10 @@ final class InitCommand implements Callable<Integer> {
     @Option(names = "--preset", paramLabel = "ID", description = "Start from a preset (see: mono-agent presets list).")
     String preset;
 
+    @Option(names = "--network", paramLabel = "MODE", description = "sandbox.network.mode: none, localhost, "
+            + "allowlist or all (default: the preset's).")
+    String network;
+
     @Option(names = "--name", paramLabel = "N", description = "Agent name.")
     String name;
 
@@ -42,7 +46,7 @@ final class InitCommand implements Callable<Integer> {
     public Integer call() throws ConfigException, IOException {
         String wsEnv = ctx.env().get(EnvVars.WORKSPACE);
         Path ws = wsEnv == null || wsEnv.isEmpty() ? ctx.cwd() : ctx.cwd().resolve(wsEnv).normalize();
-        Scaffold.Request request = new Scaffold.Request(ws, model, memory, preset, name, force);
+        Scaffold.Request request = new Scaffold.Request(ws, model, memory, preset, name, force, network);
         List<Scaffold.Action> plan = Scaffold.plan(request);
         for (Scaffold.Action a : plan) {
             String rel = ws.relativize(a.path()).toString();

@@ -24,8 +24,16 @@ public final class Scaffold {
 
     private Scaffold() {}
 
-    /** Inputs of {@code init}. {@code model}, {@code memory}, {@code name} may be null. */
-    public record Request(Path workspace, String model, String memory, String presetId, String name, boolean force) {}
+    /**
+     * Inputs of {@code init}. {@code model}, {@code memory}, {@code name} and {@code network} may be null (the
+     * preset's value, or none); {@code network} is {@code sandbox.network.mode}.
+     */
+    public record Request(Path workspace, String model, String memory, String presetId, String name, boolean force,
+                          String network) {
+        public Request(Path workspace, String model, String memory, String presetId, String name, boolean force) {
+            this(workspace, model, memory, presetId, name, force, null);
+        }
+    }
 
     /** One file-system change. */
     public record Action(Kind kind, Path path, String content) {
@@ -53,6 +61,10 @@ public final class Scaffold {
         if (r.memory() != null && Enums.parse(Enums.MemoryMode.class, r.memory()) == null) {
             throw new ConfigException("--memory", "--memory must be one of "
                     + Enums.choices(Enums.MemoryMode.class) + ", got \"" + r.memory() + "\".");
+        }
+        if (r.network() != null && Enums.parse(Enums.NetworkMode.class, r.network()) == null) {
+            throw new ConfigException("--network", "--network must be one of "
+                    + Enums.choices(Enums.NetworkMode.class) + ", got \"" + r.network() + "\".");
         }
         Path ws = r.workspace();
         Path cfg = ws.resolve(ConfigLoader.CONFIG_FILE);
@@ -125,6 +137,11 @@ public final class Scaffold {
         }
         if (r.memory() != null) {
             body.put("memory", Map.of("mode", r.memory()));
+        }
+        if (r.network() != null && body.get("sandbox") instanceof Map<?, ?> presetSandbox) {
+            Map<Object, Object> sandbox = new LinkedHashMap<>(presetSandbox);
+            sandbox.put("network", Map.of("mode", r.network()));
+            body.put("sandbox", sandbox);
         }
         root.putAll(body);
         try {

@@ -107,6 +107,22 @@ class CliTest {
         assertFalse(ran.err().contains("Exception"), ran.err());
     }
 
+    /** Playbook step 3 from the CLI: init --network sets sandbox.network.mode (there was no way but editing). */
+    @Test
+    void initNetworkSetsTheSandboxNetworkMode() throws Exception {
+        CliHarness.Result r = run("init", "--model", "openai-codex:gpt-5.6-terra", "--memory", "journal",
+                "--network", "localhost");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode cfg = new ObjectMapper().readTree(ws.resolve(ConfigLoader.CONFIG_FILE).toFile());
+        assertEquals("localhost", cfg.at("/sandbox/network/mode").asText(), cfg.toString());
+        assertEquals("fail-closed", cfg.at("/sandbox/fallback").asText(), "the rest of the preset is kept");
+        assertTrue(run("validate", "--preset", "code-sandbox").out().contains("mode: native, network: localhost"));
+        CliHarness.Result bad = run("init", "--force", "--network", "internet");
+        assertEquals(1, bad.exit());
+        assertTrue(bad.err().contains("--network must be one of none|localhost|allowlist|all, got \"internet\"."),
+                bad.err());
+    }
+
     @Test
     void initDryRunWritesNothingAndBadFlagsAreNamed() throws Exception {
         CliHarness.Result r = run("init", "--preset", "code-sandbox", "--model", "openai:gpt-5", "--dry-run");
