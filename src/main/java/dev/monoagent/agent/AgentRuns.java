@@ -202,7 +202,13 @@ public final class AgentRuns {
         ModelClient c = clients.get(ref.toString());
         if (c == null) {
             LoadedConfig lc = service.config();
-            c = ModelClients.create(ref, lc, CodexAuth.fromEnv(lc.env()));
+            CodexAuth codex;
+            try {
+                codex = ref.provider().equals(CodexAuth.PROVIDER) ? CodexAuth.fromEnv(lc.env()) : null;
+            } catch (dev.monoagent.model.auth.InvalidSettingException e) {
+                throw new ConfigException(e.variable(), e.getMessage());
+            }
+            c = ModelClients.create(ref, lc, codex);
             ModelClient prev = clients.putIfAbsent(ref.toString(), c);
             c = prev != null ? prev : c;
         }

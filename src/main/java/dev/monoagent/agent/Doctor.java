@@ -110,8 +110,10 @@ public final class Doctor {
     static Section runtime(LoadedConfig lc) {
         String model = lc.config().runtime().model();
         if (model == null || model.isBlank()) {
-            return new Section("runtime", "Runtime", Status.ERROR, List.of("runtime.model is required; set it in "
-                    + "mono-agent.config.json or MONO_AGENT_MODEL (e.g. openai-codex:gpt-5.6-terra)."));
+            // the window, its consoles and tools call are useful without a model; only a prompt or run needs one
+            return new Section("runtime", "Runtime", Status.WAITING, List.of("[WARN] runtime.model is not set: "
+                    + "prompts and mono-agent run are refused until it is; set it in mono-agent.config.json or "
+                    + "MONO_AGENT_MODEL (e.g. openai-codex:gpt-5.6-terra)."));
         }
         ModelRef ref = parseKnownGood(lc);
         return new Section("runtime", "Runtime", Status.OK, List.of("model: " + ref + " (provider " + ref.provider()
@@ -157,6 +159,9 @@ public final class Doctor {
         AuthStatus st;
         try {
             st = CodexAuth.fromEnv(lc.env()).status();
+        } catch (dev.monoagent.model.auth.InvalidSettingException e) {
+            return new Section("provider-credentials", "Provider credentials", Status.ERROR,
+                    List.of("openai-codex: " + e.getMessage()));
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             return new Section("provider-credentials", "Provider credentials", Status.WAITING,
                     List.of("[WARN] openai-codex: cannot read the sign-in: " + e.getMessage()));

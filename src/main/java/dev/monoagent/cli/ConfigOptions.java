@@ -4,6 +4,7 @@ import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.ConfigView;
 import dev.monoagent.config.LoadedConfig;
+import dev.monoagent.config.RootsCheck;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -22,7 +23,7 @@ public final class ConfigOptions {
     /** Loads the config and says on stderr, in one line each, what the workspace is held back from and how weak
      * the sandbox in effect is, when either applies. */
     LoadedConfig load(CliContext ctx) throws ConfigException {
-        LoadedConfig lc = ConfigLoader.load(options(ctx));
+        LoadedConfig lc = RootsCheck.check(ConfigLoader.load(options(ctx)));
         notices(ctx, lc);
         return lc;
     }
@@ -62,7 +63,7 @@ public final class ConfigOptions {
 
     /** Loads the config without printing anything. */
     LoadedConfig loadQuietly(CliContext ctx) throws ConfigException {
-        return ConfigLoader.load(options(ctx));
+        return RootsCheck.check(ConfigLoader.load(options(ctx)));
     }
 
     /** The trust notice and the weaker-sandbox warning for {@code lc}, on stderr. */

@@ -26,6 +26,10 @@ final class InitCommand implements Callable<Integer> {
     @Option(names = "--preset", paramLabel = "ID", description = "Start from a preset (see: mono-agent presets list).")
     String preset;
 
+    @Option(names = "--network", paramLabel = "MODE", description = "sandbox.network.mode: none, localhost, "
+            + "allowlist or all (default: the preset's).")
+    String network;
+
     @Option(names = "--name", paramLabel = "N", description = "Agent name.")
     String name;
 
@@ -43,7 +47,8 @@ final class InitCommand implements Callable<Integer> {
     public Integer call() throws ConfigException, IOException {
         String wsEnv = ctx.env().get(EnvVars.WORKSPACE);
         Path ws = wsEnv == null || wsEnv.isEmpty() ? ctx.cwd() : ctx.cwd().resolve(wsEnv).normalize();
-        List<Scaffold.Action> plan = Scaffold.plan(new Scaffold.Request(ws, model, memory, preset, name, force));
+        Scaffold.Request request = new Scaffold.Request(ws, model, memory, preset, name, force, network);
+        List<Scaffold.Action> plan = Scaffold.plan(request);
         for (Scaffold.Action a : plan) {
             String rel = ws.relativize(a.path()).toString();
             String verb = switch (a.kind()) {
@@ -67,12 +72,17 @@ final class InitCommand implements Callable<Integer> {
         Scaffold.apply(plan);
         ctx.out().println("Initialized agent folder " + ws + ".");
         acceptWhatInitWrote(ws, plan);
-        if (model == null) {
-            // no preset carries a model: say plainly that start will refuse, and how to fix it in one command
-            ctx.out().println("No model set (runtime.model): mono-agent start refuses until one is. Set it with "
+        String written = Scaffold.model(request);
+        if (written == null) {
+            // say plainly what works without a model and what does not, and how to set one in one command
+            ctx.out().println("No model set (runtime.model): the window, its consoles and tools call work, but "
+                    + "prompts and mono-agent run are refused until one is. Set it with "
                     + "mono-agent init --force" + (preset == null ? "" : " --preset " + preset)
                     + " --model <provider>:<model>, or edit mono-agent.config.json; then run mono-agent validate.");
         } else {
+            if (model == null) {
+                ctx.out().println("Model: " + written + " (from the preset; --model REF picks another).");
+            }
             ctx.out().println("Next: mono-agent sandbox status, then mono-agent validate --preset code-sandbox.");
         }
         return ExitCodes.OK;

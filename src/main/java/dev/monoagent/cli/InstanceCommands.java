@@ -256,7 +256,8 @@ final class InstanceCommands {
                     ? List.of("enabled (max " + lc.config().processJobs().maxConcurrent() + " concurrent), 0 running")
                     : List.of("disabled (processJobs.enabled is false)"));
             printBlock(ctx, "runs health", lc == null ? List.of("unknown") : Doctor.runsHealth(lc).details());
-            return ExitCodes.OK;
+            // a config that does not load is an error even though the rest could be shown
+            return lc == null && Files.isRegularFile(where[1]) ? ExitCodes.ERROR : ExitCodes.OK;
         }
     }
 

@@ -103,6 +103,10 @@ public final class MonoAgentCli {
             ctx.err().println(ce.getMessage());
             return ce.exitCode();
         }
+        if (ex instanceof dev.monoagent.model.auth.InvalidSettingException bad) {
+            ctx.err().println("mono-agent: " + bad.getMessage());
+            return ExitCodes.ERROR;
+        }
         if (ex instanceof InterruptedException) {
             ctx.err().println("mono-agent: interrupted");
             return ExitCodes.INTERRUPTED;

@@ -1,5 +1,6 @@
 package dev.monoagent.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,6 +19,7 @@ import dev.monoagent.tools.ToolResult;
 import dev.monoagent.tools.Tools;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,7 +33,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code mono-agent tools list|call}: the model-facing tools without a model. {@code list} shows what the config
  * offers (and the validate summary line); {@code call NAME ARGS_JSON} runs one call through the same orchestrator
- * and sandbox the agent uses, prints the result (and any violation) and exits 0 for {@code ok}, 1 otherwise.
+ * and sandbox the agent uses, prints the result (a failed call's message on stderr, with its kind) and any
+ * violation, and exits 0 when the tool ran (with {@code --exit-code}: a command's own exit code), 1 when it failed.
  */
 @Command(name = "tools", mixinStandardHelpOptions = true, description = "List or call the agent's tools.",
         subcommands = {ToolsCommand.ListCommand.class, ToolsCommand.CallCommand.class})
@@ -81,15 +84,31 @@ final class ToolsCommand implements Runnable {
             ToolPolicy p = ((ToolPolicy.Result.Valid) ToolPolicy.of(lc.config().tools())).policy();
             ctx.out().println(p.summary());
             for (Tools.Spec s : specs) {
-                ctx.out().printf("  %-10s %s%n", s.name(), s.description());
+                ctx.out().printf("  %-13s %s%n", s.name(), s.description());
+                ctx.out().printf("  %-13s args: %s%n", "", argNames(s.schema()));
             }
             return ExitCodes.OK;
+        }
+
+        /** The schema's argument names in order, optional ones marked {@code ?}: {@code file_path, offset?}. */
+        static String argNames(JsonNode schema) {
+            List<String> names = new java.util.ArrayList<>();
+            Set<String> required = new java.util.HashSet<>();
+            schema.path("required").forEach(r -> required.add(r.asText()));
+            schema.path("properties").fieldNames().forEachRemaining(n -> names.add(required.contains(n) ? n : n + "?"));
+            return names.isEmpty() ? "(none)" : String.join(", ", names);
         }
     }
 
     /** {@code tools call NAME [ARGS_JSON] [--run-id ID] [--json]}. */
     @Command(name = "call", mixinStandardHelpOptions = true,
-            description = "Call one tool (commands run in the sandbox; fail-closed when it is not proven).")
+            description = "Call one tool (commands run in the sandbox; fail-closed when it is not proven).",
+            footerHeading = "%nExit status:%n",
+            footer = {"  0  the tool ran (a Bash or Exec command that failed still ran: its output ends with "
+                    + "\"Exit code: N\").",
+                    "  1  the call failed ([kind] on stderr, e.g. [sandbox_prepare_failed]).",
+                    "  With --exit-code, a Bash or Exec call exits with its command's own exit code instead.",
+                    "  Scripts can also read it from --json: ToolCallFinished's data.exitCode."})
     static final class CallCommand implements Callable<Integer> {
         private final CliContext ctx;
 
@@ -112,6 +131,10 @@ final class ToolsCommand implements Runnable {
         @Option(names = "--json", description = "Print the call's events as JSON lines (the run log's format): "
                 + "ToolCallStarted, ToolOutput, ViolationObserved, ToolCallFinished (outcome, text, data).")
         boolean json;
+
+        @Option(names = "--exit-code", description = "Exit with the command's own exit code (Bash, Exec) instead of "
+                + "0 when the tool ran.")
+        boolean exitCode;
 
         CallCommand(CliContext ctx) {
             this.ctx = ctx;
@@ -144,15 +167,23 @@ final class ToolsCommand implements Runnable {
                 // the call's events, exactly as the run log holds them (an instance sends them as such lines)
                 r.events().forEach(ctx.out()::println);
             } else {
-                // the tool's output as it is, but on a terminal its escape sequences are shown, not obeyed
-                ctx.out().println(ctx.shown(r.text()));
+                // the tool's output as it is, but on a terminal its escape sequences are shown, not obeyed; a failed
+                // call's message is an error and goes to stderr with its [kind]
+                (r.outcome().ok() ? ctx.out() : ctx.err()).println(ctx.shown(r.text()));
                 EventPrinter human = EventPrinter.human(ctx.err());
                 r.parsedEvents().forEach(human::accept);
                 if (!r.outcome().ok()) {
                     ctx.err().println("[" + r.outcome().wire() + "]");
                 }
             }
-            return r.outcome().ok() ? ExitCodes.OK : ExitCodes.ERROR;
+            if (!r.outcome().ok()) {
+                return ExitCodes.ERROR;
+            }
+            if (exitCode && r.data() != null && r.data().path("exitCode").isInt()) {
+                int code = r.data().path("exitCode").asInt();
+                return code >= 0 && code <= 255 ? code : ExitCodes.ERROR;
+            }
+            return ExitCodes.OK;
         }
 
         /** One call in a fresh run of this process (its NodeRepl ends with the process); the run log is kept. */

@@ -65,7 +65,8 @@ final class WorkbenchCommand implements Callable<Integer> {
      */
     private boolean loads(Path dir) {
         try {
-            ConfigLoader.load(new ConfigLoader.Options(dir, null, null, ctx.env()));
+            ConfigLoader.Options o = new ConfigLoader.Options(dir, null, null, ctx.env());
+            dev.monoagent.config.RootsCheck.check(ConfigLoader.load(o));
             return true;
         } catch (dev.monoagent.config.ConfigException e) {
             for (dev.monoagent.config.ConfigError err : e.errors()) {

@@ -24,10 +24,14 @@ public final class Presets {
      *
      * @param id           the name used on the command line
      * @param summary      one line for {@code presets list}
-     * @param config       the JSON object {@code init} writes (model filled in by {@code --model} or left out)
+     * @param config       the JSON object {@code init} writes ({@code --model} replaces its {@code runtime.model};
+     *                     without either, the config has no model)
      * @param expectations what {@code validate --preset} checks
      */
     public record Preset(String id, String summary, Map<String, Object> config, List<Expectation> expectations) {}
+
+    /** The reference playbook's {@code runtime.model}, which the {@code code-sandbox} preset writes. */
+    public static final String PLAYBOOK_MODEL = "openai-codex:gpt-5.6-terra";
 
     private static final List<String> CODE_TOOLS = List.of("Read", "Write", "Edit", "Glob", "Grep", "Bash", "NodeRepl");
 
@@ -43,7 +47,14 @@ public final class Presets {
     }
 
     private static Map<String, Object> base(String memory, String network) {
+        return base(null, memory, network);
+    }
+
+    private static Map<String, Object> base(String model, String memory, String network) {
         Map<String, Object> m = new LinkedHashMap<>();
+        if (model != null) {
+            m.put("runtime", Map.of("model", model));
+        }
         m.put("tools", Map.of("allowedTools", List.of("*")));
         m.put("sandbox", sandbox(network));
         m.put("memory", Map.of("mode", memory));
@@ -84,7 +95,7 @@ public final class Presets {
             new Preset("code-sandbox",
                     "Code assistant: native srt sandbox, workspace-only filesystem, code tools, fails closed, "
                             + "localhost network.",
-                    base("journal", "localhost"), codeSandboxExpectations()));
+                    base(PLAYBOOK_MODEL, "journal", "localhost"), codeSandboxExpectations()));
 
     private static List<Expectation> codeSandboxExpectations() {
         List<Expectation> e = new ArrayList<>(List.of(NATIVE,

@@ -24,13 +24,31 @@ public final class Scaffold {
 
     private Scaffold() {}
 
-    /** Inputs of {@code init}. {@code model}, {@code memory}, {@code name} may be null. */
-    public record Request(Path workspace, String model, String memory, String presetId, String name, boolean force) {}
+    /**
+     * Inputs of {@code init}. {@code model}, {@code memory}, {@code name} and {@code network} may be null (the
+     * preset's value, or none); {@code network} is {@code sandbox.network.mode}.
+     */
+    public record Request(Path workspace, String model, String memory, String presetId, String name, boolean force,
+                          String network) {
+        public Request(Path workspace, String model, String memory, String presetId, String name, boolean force) {
+            this(workspace, model, memory, presetId, name, force, null);
+        }
+    }
 
     /** One file-system change. */
     public record Action(Kind kind, Path path, String content) {
         /** What happens to the path. */
         public enum Kind { CREATE, OVERWRITE, BACKUP, MKDIR, APPEND, KEEP }
+    }
+
+    /** The model the config written for {@code r} names: {@code --model}, else the preset's, else null. */
+    public static String model(Request r) {
+        if (r.model() != null) {
+            return r.model().trim();
+        }
+        return Presets.find(r.presetId() == null ? "starter" : r.presetId())
+                .map(p -> p.config().get("runtime") instanceof Map<?, ?> rt ? (String) rt.get("model") : null)
+                .orElse(null);
     }
 
     public static List<Action> plan(Request r) throws ConfigException {
@@ -43,6 +61,10 @@ public final class Scaffold {
         if (r.memory() != null && Enums.parse(Enums.MemoryMode.class, r.memory()) == null) {
             throw new ConfigException("--memory", "--memory must be one of "
                     + Enums.choices(Enums.MemoryMode.class) + ", got \"" + r.memory() + "\".");
+        }
+        if (r.network() != null && Enums.parse(Enums.NetworkMode.class, r.network()) == null) {
+            throw new ConfigException("--network", "--network must be one of "
+                    + Enums.choices(Enums.NetworkMode.class) + ", got \"" + r.network() + "\".");
         }
         Path ws = r.workspace();
         Path cfg = ws.resolve(ConfigLoader.CONFIG_FILE);
@@ -108,12 +130,18 @@ public final class Scaffold {
         if (r.name() != null) {
             root.put("agent", Map.of("name", r.name()));
         }
+        Map<String, Object> body = new LinkedHashMap<>(preset.config());
         if (r.model() != null) {
             root.put("runtime", Map.of("model", r.model().trim()));
+            body.remove("runtime");
         }
-        Map<String, Object> body = new LinkedHashMap<>(preset.config());
         if (r.memory() != null) {
             body.put("memory", Map.of("mode", r.memory()));
+        }
+        if (r.network() != null && body.get("sandbox") instanceof Map<?, ?> presetSandbox) {
+            Map<Object, Object> sandbox = new LinkedHashMap<>(presetSandbox);
+            sandbox.put("network", Map.of("mode", r.network()));
+            body.put("sandbox", sandbox);
         }
         root.putAll(body);
         try {

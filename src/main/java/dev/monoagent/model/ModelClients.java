@@ -36,7 +36,7 @@ public final class ModelClients {
     private static final CodexCredentials NO_SIGN_IN = new CodexCredentials() {
         @Override
         public CodexCredential current() {
-            throw new AuthRequiredException("openai-codex", "No ChatGPT sign-in is available.");
+            throw AuthRequiredException.notSignedIn("openai-codex", "No ChatGPT sign-in is available.");
         }
 
         @Override

@@ -106,8 +106,25 @@ class ToolCallCancelTest {
         }
     }
 
+    /**
+     * The client starts as the launcher starts the CLI: SIGINT and SIGQUIT at their defaults whatever this JVM
+     * inherited (a test run started with {@code nohup ... &} from a script has both ignored, and a JVM started with
+     * SIGINT ignored installs no handler for it); {@code LauncherSignalsTest} checks the launcher does so.
+     */
+    private static final List<String> DEFAULT_SIGNALS = defaultSignals();
+
+    private static List<String> defaultSignals() {
+        try {
+            Process p = new ProcessBuilder("env", "--default-signal=INT", "true").start();
+            return p.waitFor() == 0 ? List.of("env", "--default-signal=INT,QUIT") : List.of();
+        } catch (java.io.IOException | InterruptedException e) {
+            return List.of();
+        }
+    }
+
     private static Process child(String... args) throws java.io.IOException {
-        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+        List<String> cmd = new java.util.ArrayList<>(DEFAULT_SIGNALS);
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), ToolCallClientMain.class.getName()));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -172,6 +172,34 @@ class AuthCommandTest {
         assertTrue(insecure.err().contains(CodexAuthSettings.ENV_ISSUER + " must be an https URL"), insecure.err());
     }
 
+    /**
+     * A plain-http issuer is bad input wherever it surfaces: validate's credential section is an error naming the
+     * variable (exit 1), and run says the same in one line (it printed "unexpected error:
+     * java.lang.IllegalArgumentException"); no stack trace anywhere.
+     */
+    @Test
+    void anInsecureIssuerIsACleanErrorInValidateAndRun() throws Exception {
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
+                "{\"runtime\":{\"model\":\"openai-codex:gpt-5.6-terra\"}}");
+        env.put(CodexAuthSettings.ENV_ISSUER, "http://example.com");
+        String why = "MONO_AGENT_CODEX_ISSUER must be an https URL (or http on loopback), got http://example.com";
+        CliHarness.Result v = run("validate");
+        assertEquals(1, v.exit(), v.out() + v.err());
+        assertTrue(v.out().contains("Provider credentials: error\n  openai-codex: " + why), v.out());
+        CliHarness.Result r = run("run", "hello");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains(why), r.err());
+        for (CliHarness.Result each : java.util.List.of(v, r)) {
+            assertFalse((each.out() + each.err()).contains("Exception"), each.out() + each.err());
+            assertFalse((each.out() + each.err()).contains("unexpected error"), each.out() + each.err());
+        }
+        env.put(CodexAuthSettings.ENV_ISSUER, "ht tp://bad");
+        CliHarness.Result notUrl = run("auth", "status");
+        assertEquals(2, notUrl.exit());
+        assertTrue(notUrl.err().contains("MONO_AGENT_CODEX_ISSUER must be an https URL (or http on loopback), got "
+                + "\"ht tp://bad\" (not a URL)."), notUrl.err());
+    }
+
     @Test
     void validateShowsPresentExpiredMissingWithoutValues() throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),

@@ -63,18 +63,64 @@ class CliTest {
         assertTrue(Files.readString(ws.resolve(ConfigLoader.CONFIG_FILE)).contains("anthropic:claude-x"));
     }
 
-    /** Issue 9 "also seen": a preset writes no model, so init says start will refuse and how to fix it. */
+    /**
+     * The code-sandbox preset writes exactly the playbook's configuration, its model included (the README promises
+     * so; without it start refused); an explicit --model still wins over the preset's.
+     */
     @Test
-    void initWithPresetAndNoModelSaysStartWillRefuseAndModelFlagFixesIt() throws Exception {
+    void codeSandboxPresetWritesThePlaybookModelAndModelFlagWins() throws Exception {
         CliHarness.Result r = run("init", "--preset", "code-sandbox");
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains("No model set (runtime.model): mono-agent start refuses until one is. Set it "
-                + "with mono-agent init --force --preset code-sandbox --model <provider>:<model>"), r.out());
-        assertTrue(!Files.readString(ws.resolve("mono-agent.config.json")).contains("\"model\""));
-        CliHarness.Result fixed = run("init", "--force", "--preset", "code-sandbox", "--model", "openai:gpt-5");
-        assertEquals(0, fixed.exit(), fixed.err());
-        assertTrue(Files.readString(ws.resolve("mono-agent.config.json")).contains("\"model\" : \"openai:gpt-5\""));
-        assertTrue(Files.readString(ws.resolve("mono-agent.config.json")).contains("\"mode\" : \"localhost\""));
+        JsonNode cfg = new ObjectMapper().readTree(ws.resolve(ConfigLoader.CONFIG_FILE).toFile());
+        assertEquals("openai-codex:gpt-5.6-terra", cfg.at("/runtime/model").asText(), cfg.toString());
+        assertEquals(List.of("runtime", "tools", "sandbox", "memory"), iter(cfg.fieldNames()));
+        assertEquals("localhost", cfg.at("/sandbox/network/mode").asText());
+        assertTrue(r.out().contains("Model: openai-codex:gpt-5.6-terra (from the preset; --model REF picks another)."),
+                r.out());
+        assertFalse(r.out().contains("No model set"), r.out());
+        CliHarness.Result other = run("init", "--force", "--preset", "code-sandbox", "--model", "openai:gpt-5");
+        assertEquals(0, other.exit(), other.err());
+        JsonNode forced = new ObjectMapper().readTree(ws.resolve(ConfigLoader.CONFIG_FILE).toFile());
+        assertEquals("openai:gpt-5", forced.at("/runtime/model").asText(), forced.toString());
+        assertEquals("localhost", forced.at("/sandbox/network/mode").asText());
+    }
+
+    /**
+     * A config without a model is no error: validate exits 0 with Runtime waiting (so start opens the window, whose
+     * consoles work without a model), and only a prompt is refused, with a message naming runtime.model.
+     */
+    @Test
+    void aMissingModelWaitsAndOnlyRunIsRefused() throws Exception {
+        CliHarness.Result r = run("init");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("No model set (runtime.model): the window, its consoles and tools call work, "
+                + "but prompts and mono-agent run are refused until one is. Set it with mono-agent init --force "
+                + "--model <provider>:<model>"), r.out());
+        assertFalse(Files.readString(ws.resolve(ConfigLoader.CONFIG_FILE)).contains("\"model\""));
+        CliHarness.Result v = run("validate");
+        assertEquals(0, v.exit(), v.out() + v.err());
+        assertTrue(v.out().contains("Runtime: waiting\n  [WARN] runtime.model is not set: prompts and mono-agent run "
+                + "are refused until it is"), v.out());
+        CliHarness.Result ran = run("run", "hello");
+        assertEquals(1, ran.exit(), ran.out() + ran.err());
+        assertTrue(ran.err().contains("runtime.model is not set"), ran.err());
+        assertFalse(ran.err().contains("Exception"), ran.err());
+    }
+
+    /** Playbook step 3 from the CLI: init --network sets sandbox.network.mode (there was no way but editing). */
+    @Test
+    void initNetworkSetsTheSandboxNetworkMode() throws Exception {
+        CliHarness.Result r = run("init", "--model", "openai-codex:gpt-5.6-terra", "--memory", "journal",
+                "--network", "localhost");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode cfg = new ObjectMapper().readTree(ws.resolve(ConfigLoader.CONFIG_FILE).toFile());
+        assertEquals("localhost", cfg.at("/sandbox/network/mode").asText(), cfg.toString());
+        assertEquals("fail-closed", cfg.at("/sandbox/fallback").asText(), "the rest of the preset is kept");
+        assertTrue(run("validate", "--preset", "code-sandbox").out().contains("mode: native, network: localhost"));
+        CliHarness.Result bad = run("init", "--force", "--network", "internet");
+        assertEquals(1, bad.exit());
+        assertTrue(bad.err().contains("--network must be one of none|localhost|allowlist|all, got \"internet\"."),
+                bad.err());
     }
 
     @Test
@@ -142,9 +188,37 @@ class CliTest {
         assertEquals(1, r.exit());
         JsonNode node = new ObjectMapper().readTree(r.out());
         assertFalse(node.get("ok").asBoolean());
-        assertEquals("error", section(node, "runtime").get("status").asText());
+        assertEquals("waiting", section(node, "runtime").get("status").asText(), "no model is no error");
         assertEquals("error", section(node, "tools").get("status").asText());
         assertTrue(section(node, "tools").toString().contains("invalid_tool_policy"));
+    }
+
+    /**
+     * A readable root above the workspace is mounted read-only over it, so every command failed with bubblewrap's
+     * "Read-only file system" after validate passed; it is refused naming the entry. A root beside it is fine.
+     */
+    @Test
+    void aReadableRootContainingTheWorkspaceIsRefusedByName() throws Exception {
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
+                "{\"runtime\":{\"model\":\"ollama:qwen\"},\"sandbox\":{\"readableRoots\":[\".\",\"..\"]}}");
+        String why = "sandbox.readableRoots[1] \"..\" (" + ws.getParent() + ") contains the workspace " + ws
+                + ": a readable root is mounted read-only";
+        for (String[] cmd : new String[][] {{"validate"}, {"tools", "call", "Bash", "{\"command\":\"true\"}"}}) {
+            CliHarness.Result r = run(cmd);
+            assertEquals(1, r.exit(), String.join(" ", cmd) + ": " + r.out() + r.err());
+            assertTrue(r.err().contains("Config error: " + why), r.err());
+            assertFalse(r.err().contains("Exception"), r.err());
+        }
+        // status still shows what it can, but a config that does not load is no success (it exited 0)
+        CliHarness.Result status = run("status");
+        assertEquals(1, status.exit(), status.out() + status.err());
+        assertTrue(status.out().contains("instance\n") && status.out().contains("config error: " + why),
+                status.out());
+        assertTrue(status.out().contains("sandbox\n  unknown: the config could not be loaded"), status.out());
+        Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
+                "{\"runtime\":{\"model\":\"ollama:qwen\"},\"sandbox\":{\"readableRoots\":[\".\",\"../lib\"]}}");
+        CliHarness.Result beside = run("validate");
+        assertFalse((beside.out() + beside.err()).contains("readableRoots[1]"), beside.out() + beside.err());
     }
 
     @Test

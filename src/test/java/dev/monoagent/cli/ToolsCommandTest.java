@@ -67,4 +67,42 @@ class ToolsCommandTest {
         assertEquals(finished.callId(), violation.callId());
         assertEquals("SECRET=1\n", Files.readString(ws.resolve(".env")));
     }
+
+    /** Each tool's argument names are listed, optional ones marked (the list showed descriptions only). */
+    @Test
+    void listShowsEachToolsArgumentNames() throws Exception {
+        Path ws = ws("{\"allowedTools\":[\"Read\",\"Bash\"]}");
+        CliHarness.Result r = CliHarness.run(ws, env(ws), "tools", "list");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("\n                args: file_path, offset?, limit?\n"), r.out());
+        assertTrue(r.out().contains("args: command, "), r.out());
+    }
+
+    /**
+     * A failed call's message goes to stderr with its [kind] (it went to stdout, the kind to stderr); a command that
+     * failed still "ran" (exit 0, as documented in the help), and --exit-code makes the command's own code the exit.
+     */
+    @Test
+    void errorsGoToStderrAndExitCodeGivesTheCommandsCode() throws Exception {
+        Path ws = ws(null);
+        CliHarness.Result w = CliHarness.run(ws, env(ws), "tools", "call", "Write",
+                "{\"file_path\":\".env\",\"content\":\"x\"}");
+        assertEquals(1, w.exit());
+        assertEquals("", w.out(), "an error is not output");
+        assertTrue(w.err().contains("[denied_by_policy]"), w.err());
+        assertTrue(w.err().contains(".env"), w.err());
+
+        Path off = tmp.resolve("off");
+        Files.createDirectories(off);
+        Files.writeString(off.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
+                + "\"sandbox\":{\"mode\":\"off\"}}");
+        CliHarness.Result ran = CliHarness.run(off, env(off), "tools", "call", "Bash", "{\"command\":\"exit 3\"}");
+        assertEquals(0, ran.exit(), ran.out() + ran.err());
+        assertTrue(ran.out().contains("Exit code: 3"), ran.out());
+        CliHarness.Result coded = CliHarness.run(off, env(off), "tools", "call", "Bash", "{\"command\":\"exit 3\"}",
+                "--exit-code");
+        assertEquals(3, coded.exit(), coded.out() + coded.err());
+        CliHarness.Result help = CliHarness.run(off, env(off), "tools", "call", "--help");
+        assertTrue(help.out().contains("Exit status:") && help.out().contains("--exit-code"), help.out());
+    }
 }

@@ -7,9 +7,19 @@ package dev.monoagent.model.auth;
 public final class AuthRequiredException extends RuntimeException {
     private final String provider;
 
+    /** A sign-in that was there and no longer works: the message says to sign in again. */
     public AuthRequiredException(String provider, String reason) {
-        super(reason + " Run `" + loginCommand(provider) + "` to sign in again.");
+        this(provider, reason, true);
+    }
+
+    private AuthRequiredException(String provider, String reason, boolean again) {
+        super(reason + " Run `" + loginCommand(provider) + "` to sign in" + (again ? " again." : "."));
         this.provider = provider;
+    }
+
+    /** No sign-in was ever stored: the message says to sign in, not to sign in again. */
+    public static AuthRequiredException notSignedIn(String provider, String reason) {
+        return new AuthRequiredException(provider, reason, false);
     }
 
     public String provider() {

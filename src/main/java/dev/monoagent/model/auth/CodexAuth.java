@@ -216,7 +216,7 @@ public final class CodexAuth implements CodexCredentials {
     }
 
     private static CodexTokens usable(Optional<CodexTokens> stored) {
-        CodexTokens t = stored.orElseThrow(() -> new AuthRequiredException(PROVIDER,
+        CodexTokens t = stored.orElseThrow(() -> AuthRequiredException.notSignedIn(PROVIDER,
                 "No ChatGPT sign-in is stored for openai-codex."));
         if (t.invalidReason() != null) {
             throw new AuthRequiredException(PROVIDER, "The ChatGPT sign-in was revoked or has expired ("

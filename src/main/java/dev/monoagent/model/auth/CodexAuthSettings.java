@@ -47,11 +47,18 @@ public record CodexAuthSettings(URI issuer, String clientId, int callbackPort, P
 
     /** Settings from an environment map (the CLI's context or the process env) and the user's home. */
     public static CodexAuthSettings fromEnv(Map<String, String> env, Path home) {
-        URI issuer = URI.create(nonBlank(env.get(ENV_ISSUER), DEFAULT_ISSUER));
+        String issuerText = nonBlank(env.get(ENV_ISSUER), DEFAULT_ISSUER);
+        URI issuer;
+        try {
+            issuer = URI.create(issuerText);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException(ENV_ISSUER, ENV_ISSUER + " must be an https URL (or http on loopback), "
+                    + "got \"" + issuerText + "\" (not a URL).");
+        }
         String scheme = issuer.getScheme() == null ? "" : issuer.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("https") && !(scheme.equals("http") && isLoopback(issuer.getHost()))) {
-            throw new IllegalArgumentException(ENV_ISSUER + " must be an https URL (or http on loopback), got "
-                    + issuer);
+            throw new InvalidSettingException(ENV_ISSUER, ENV_ISSUER + " must be an https URL (or http on loopback), "
+                    + "got " + issuer);
         }
         String port = nonBlank(env.get(ENV_CALLBACK_PORT), String.valueOf(DEFAULT_CALLBACK_PORT));
         int p;
@@ -61,7 +68,8 @@ public record CodexAuthSettings(URI issuer, String clientId, int callbackPort, P
             p = -1;
         }
         if (p < 0 || p > 65535) {
-            throw new IllegalArgumentException(ENV_CALLBACK_PORT + " must be a port number 0-65535, got " + port);
+            throw new InvalidSettingException(ENV_CALLBACK_PORT, ENV_CALLBACK_PORT + " must be a port number 0-65535, "
+                    + "got " + port);
         }
         Path codexHome = Path.of(nonBlank(env.get("CODEX_HOME"), home.resolve(".codex").toString()));
         return new CodexAuthSettings(issuer, nonBlank(env.get(ENV_CLIENT_ID), DEFAULT_CLIENT_ID), p,

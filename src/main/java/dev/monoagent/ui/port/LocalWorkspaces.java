@@ -54,7 +54,7 @@ public final class LocalWorkspaces implements WorkspacePort {
     @Override
     public String configProblem(Path folder) {
         try {
-            ConfigLoader.load(new ConfigLoader.Options(folder, null, null, env));
+            dev.monoagent.config.RootsCheck.check(ConfigLoader.load(new ConfigLoader.Options(folder, null, null, env)));
             return null;
         } catch (dev.monoagent.config.ConfigException e) {
             return ConfigLoader.summary(e);

@@ -74,6 +74,14 @@ class CodexRefreshTest {
         assertEquals(1, fake.refreshCalls.get(), "a fresh token is not refreshed again");
     }
 
+    /** Someone who never signed in is told to sign in, not to "sign in again". */
+    @Test
+    void noStoredSignInSaysSignInNotSignInAgain() {
+        AuthRequiredException e = assertThrows(AuthRequiredException.class, auth::current);
+        assertEquals("No ChatGPT sign-in is stored for openai-codex. Run `mono-agent auth login openai-codex` to "
+                + "sign in.", e.getMessage());
+    }
+
     @Test
     void expiredTokenWithoutRefreshTokenIsAuthRequiredWithTheCommand() {
         seed(-10, false);
