@@ -70,7 +70,7 @@ public final class ConfigOptions {
     static void notices(CliContext ctx, LoadedConfig lc) {
         String notice = lc.trust().notice();
         if (notice != null) {
-            ctx.err().println("mono-agent: " + notice);
+            ctx.err().println("mono-agent: " + notice); // its items are escaped (TrustItem.shortForm)
         }
         String weaker = ConfigView.weakerWarning(lc);
         if (weaker != null) {

@@ -95,7 +95,8 @@ public final class MonoAgentCli {
     private static int handle(Exception ex, CliContext ctx, boolean debug) {
         if (ex instanceof ConfigException ce) {
             for (ConfigError e : ce.errors()) {
-                ctx.err().println("Config error: " + e.message());
+                // a message may quote the repository's own values: no escape sequence reaches the terminal
+                ctx.err().println("Config error: " + dev.monoagent.common.Printable.terminal(e.message()));
             }
             return ExitCodes.ERROR;
         }

@@ -152,6 +152,16 @@ public final class ConfigLoader {
         RecordBinder binder = new RecordBinder(names);
         MonoConfig cfg = binder.bindRecord(full, MonoConfig.class, "", MonoConfig.DEFAULTS);
         List<ConfigError> errors = new ArrayList<>(binder.errors());
+        errors.addAll(StateDirCheck.problems(workspace));
+        // provider ids name key paths below (providers.<id>.baseUrl): one that is not a plain word cannot be one
+        java.util.Iterator<String> ids = full.path("providers").fieldNames();
+        while (ids.hasNext()) {
+            String id = ids.next();
+            if (!id.matches("[A-Za-z0-9_-]+")) {
+                errors.add(new ConfigError("providers", "providers has the id \"" + dev.monoagent.common.Printable
+                        .line(id) + "\": a provider id may only hold letters, digits, - and _."));
+            }
+        }
         RecordBinder reviewerBinder = new RecordBinder(names);
         MonoConfig reviewerCfg = reviewerBinder.bindRecord(reviewer, MonoConfig.class, "", MonoConfig.DEFAULTS);
         reviewerBinder.errors().stream().filter(e -> !errors.contains(e)).forEach(errors::add);
@@ -484,6 +494,10 @@ public final class ConfigLoader {
                                  List<ConfigError> errors, List<String> warnings) {
         MonoConfig.Sandbox sb = cfg.sandbox();
         HomeRoots.check(cfg, workspace, envNameOf, errors);
+        RootsCheck.problems(cfg, workspace, sb.readableRoots().stream().map(e -> resolveEntry(workspace, e)).toList(),
+                sb.writableRoots().stream().map(e -> resolveEntry(workspace, e)).toList(),
+                envNameOf.getOrDefault("sandbox.readableRoots", "sandbox.readableRoots")).stream()
+                .filter(e -> !errors.contains(e)).forEach(errors::add);
         String fallbackName = envNameOf.getOrDefault("sandbox.fallback", "sandbox.fallback");
         if (sb.fallback() == Enums.Fallback.UNSAFE_HOST_PROCESS && !sb.unsafeAllowHostProcess()) {
             errors.add(new ConfigError(fallbackName, fallbackName + " is unsafe-host-process but "

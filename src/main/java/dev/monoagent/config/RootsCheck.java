@@ -18,11 +18,16 @@ public final class RootsCheck {
         String name = lc.sourceOf("sandbox.readableRoots") == Source.ENV
                 || lc.sourceOf("sandbox.readableRoots") == Source.DOTENV
                 ? "MONO_AGENT_SANDBOX_READABLE_ROOTS" : "sandbox.readableRoots";
-        Path ws = lc.workspace().toAbsolutePath().normalize();
-        List<String> raw = lc.config().sandbox().readableRoots();
-        List<Path> readable = lc.readableRoots();
+        return problems(lc.config(), lc.workspace(), lc.readableRoots(), lc.writableRoots(), name);
+    }
+
+    /** As {@link #problems(LoadedConfig)} for a configuration being loaded, its roots resolved by the loader. */
+    static List<ConfigError> problems(MonoConfig cfg, Path workspace, List<Path> readable, List<Path> writableRoots,
+                                      String name) {
+        Path ws = workspace.toAbsolutePath().normalize();
+        List<String> raw = cfg.sandbox().readableRoots();
         List<Path> writable = new ArrayList<>(List.of(ws));
-        lc.writableRoots().forEach(w -> writable.add(w.toAbsolutePath().normalize()));
+        writableRoots.forEach(w -> writable.add(w.toAbsolutePath().normalize()));
         List<ConfigError> out = new ArrayList<>();
         for (int i = 0; i < readable.size() && i < raw.size(); i++) {
             Path r = readable.get(i).toAbsolutePath().normalize();

@@ -39,15 +39,23 @@ public record TrustItem(String key, String value, String source, Kind kind, Stri
         return new TrustItem(key, value, source, kind, sha256(key + "\u0000" + exact + "\u0000" + source));
     }
 
-    /** One line for a list: {@code sandbox.mode = off (from .env: would widen the sandbox)}. */
+    /**
+     * One line for a list: {@code sandbox.mode = off (from .env: would widen the sandbox)}. Key, value and source come
+     * from the repository, so their control characters are shown escaped: an escape sequence must not redraw what
+     * the reviewer is asked to accept.
+     */
     public String line() {
-        return key + " = " + value + " (from " + source + ": " + kind.why() + ")";
+        return shown(key) + " = " + shown(value) + " (from " + shown(source) + ": " + kind.why() + ")";
+    }
+
+    private static String shown(String s) {
+        return dev.monoagent.common.Printable.line(s);
     }
 
     /** A short form for a one-line notice: {@code sandbox.mode=off (.env)}. */
     public String shortForm() {
         String v = value.length() > 40 ? value.substring(0, 39) + "…" : value;
-        return key + "=" + v + " (" + source + ")";
+        return shown(key) + "=" + shown(v) + " (" + shown(source) + ")";
     }
 
     static String sha256(String s) {

@@ -82,13 +82,21 @@ final class TrustRules {
                         Kind.SENDS_CREDENTIAL, List.of(newEntry ? "providers." + id : "providers." + id + ".apiKeyEnv")));
             }
         }
+        String rm = reviewer.runtime().model();
+        String fm = full.runtime().model();
+        if (fm != null && !Objects.equals(provider(fm), rm == null ? null : provider(rm))) {
+            // another provider is another endpoint: the session (and that provider's key) would go there
+            out.add(new Change("runtime.model", fm + " (provider " + provider(fm) + ")", Kind.SENDS_CREDENTIAL,
+                    List.of("runtime.model")));
+        }
         MonoConfig.Embeddings re = reviewer.memory().embeddings();
         MonoConfig.Embeddings fe = full.memory().embeddings();
         if (!Objects.equals(re.provider(), fe.provider()) || !Objects.equals(re.endpoint(), fe.endpoint())
                 || !Objects.equals(re.apiKeyEnv(), fe.apiKeyEnv())) {
+            String key = fe.apiKeyEnv() != null ? fe.apiKeyEnv() : "openai".equals(fe.provider()) ? "OPENAI_API_KEY" : null;
             out.add(new Change("memory.embeddings", fe.provider()
                     + (fe.endpoint() == null ? "" : " at " + fe.endpoint())
-                    + (fe.apiKeyEnv() == null ? "" : " with key " + fe.apiKeyEnv()),
+                    + (key == null ? "" : " with key " + key),
                     Kind.SENDS_CREDENTIAL, List.of("memory.embeddings")));
         }
         if (!Objects.equals(reviewer.memory().path(), full.memory().path())) {
@@ -101,6 +109,13 @@ final class TrustRules {
             out.add(new Change("monitors.enabled", "true", Kind.WIDENS_SANDBOX, List.of("monitors.enabled")));
         }
         return out;
+    }
+
+    /** The provider part of a model reference (only the first colon counts; a leading {@code pi:} is dropped). */
+    static String provider(String model) {
+        String m = model.startsWith("pi:") ? model.substring(3) : model;
+        int c = m.indexOf(':');
+        return c < 0 ? m : m.substring(0, c);
     }
 
     private static void roots(String key, List<String> r, List<String> f, Function<String, Path> resolve,

@@ -250,7 +250,9 @@ class CliTest {
         assertFalse(v.out().contains("network all: commands reach any host"), "not in effect yet: " + v.out());
         CliHarness.Result t = run("trust");
         assertEquals(0, t.exit(), t.err());
-        assertTrue(t.out().contains("Accepting 1 setting(s) from the workspace:\n  - sandbox.network = all"), t.out());
+        assertTrue(t.out().contains("Accepting 2 setting(s) from the workspace:\n") && t.out().contains(
+                "  - sandbox.network = all (from mono-agent.config.json: would widen the sandbox)") && t.out().contains(
+                "  - runtime.model = ollama:qwen (provider ollama)"), t.out());
         CliHarness.Result after = run("validate");
         assertTrue(after.out().contains("Workspace trust: ok") && after.out().contains("network all: commands reach "
                 + "any host"), after.out());

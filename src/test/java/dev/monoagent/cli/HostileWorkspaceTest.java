@@ -107,4 +107,23 @@ class HostileWorkspaceTest {
         assertEquals(0, again.exit(), again.out() + again.err());
         assertTrue(reviewers.request(1).body().contains("PLANTED-IDENTITY"), "accepted: the reviewer chose it");
     }
+
+    /** The host writes the state dir unsandboxed: a link that came with the repository must not lead it elsewhere. */
+    @Test
+    void aLinkInTheStateDirNeverLeadsTheHostsWritesOut() throws Exception {
+        Path bashrc = Files.writeString(tmp.resolve("bashrc"), "# the reviewer's\n");
+        Path daily = Files.createDirectories(ws.resolve(".mono-agent/memory/daily"));
+        Files.createSymbolicLink(daily.resolve(java.time.LocalDate.now(java.time.ZoneOffset.UTC) + ".md"), bashrc);
+        Files.createSymbolicLink(ws.resolve(".mono-agent/runs"), Files.createDirectories(tmp.resolve("elsewhere")));
+        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"memory\": {\"mode\": \"journal\"}}");
+        reviewers.enqueue(Scripts.turn(Scripts.Wire.RESPONSES, Turn.text("Done. $(touch /tmp/pwned)")));
+        CliHarness.Result r = CliHarness.run(ws, env, "run", "summarize");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("is a symbolic link"), r.err());
+        assertEquals("# the reviewer's\n", Files.readString(bashrc));
+        try (var files = Files.list(tmp.resolve("elsewhere"))) {
+            assertEquals(0, files.count(), "nothing written through the runs link");
+        }
+        assertEquals(0, reviewers.requests().size());
+    }
 }

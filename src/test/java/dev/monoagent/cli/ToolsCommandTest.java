@@ -96,6 +96,7 @@ class ToolsCommandTest {
         Files.createDirectories(off);
         Files.writeString(off.resolve("mono-agent.config.json"), "{\"runtime\":{\"model\":\"openai:gpt-5\"},"
                 + "\"sandbox\":{\"mode\":\"off\"}}");
+        assertEquals(0, CliHarness.run(off, env(off), "trust").exit(), "the reviewer's own choice, accepted");
         CliHarness.Result ran = CliHarness.run(off, env(off), "tools", "call", "Bash", "{\"command\":\"exit 3\"}");
         assertEquals(0, ran.exit(), ran.out() + ran.err());
         assertTrue(ran.out().contains("Exit code: 3"), ran.out());

@@ -80,6 +80,7 @@ class WorkspaceTrustTest {
                 """);
         json("""
                 {"sandbox": {"network": {"mode": "localhost", "localhostPorts": [8080]}, "writableRoots": ["src"],
+                 "readableRoots": ["src"],
                  "denyWrite": [".env", ".env.*", ".git/config", ".git/hooks/**", "secrets/**"]},
                  "tools": {"allowedTools": ["Read", "Grep"]}}
                 """);
@@ -179,7 +180,8 @@ class WorkspaceTrustTest {
                 """);
         LoadedConfig lc = load("GITHUB_TOKEN", "ghp_reviewer");
         assertEquals(java.util.Set.of("providers.evil.baseUrl", "providers.openai.baseUrl",
-                "providers.openai.apiKeyEnv", "memory.embeddings", ".env"), java.util.Set.copyOf(pendingKeys(lc)));
+                "providers.openai.apiKeyEnv", "memory.embeddings", ".env", "runtime.model"),
+                java.util.Set.copyOf(pendingKeys(lc)));
         assertEquals(Map.of(), lc.config().providers());
         assertEquals(MonoConfig.Embeddings.DEFAULTS, lc.config().memory().embeddings());
         assertNull(lc.envValue("MONO_AGENT_CODEX_ISSUER"));
@@ -231,14 +233,69 @@ class WorkspaceTrustTest {
     }
 
     @Test
-    void aModelOnAHeldBackProviderSaysWhatWaits() throws Exception {
+    void aModelOnAHeldBackProviderWaitsWithIt() throws Exception {
         json("""
                 {"runtime": {"model": "proxy:gpt"}, "providers": {"proxy": {"baseUrl": "http://127.0.0.1:9/v1"}}}
                 """);
-        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, this::load);
-        assertTrue(e.getMessage().contains("mono-agent trust"), e.getMessage());
-        assertEquals(List.of("providers.proxy.baseUrl"), e.trust().pending().stream().map(TrustItem::key).toList());
-        ConfigLoader.accept(env(), e.workspace(), e.trust());
+        LoadedConfig lc = load();
+        assertEquals(null, lc.config().runtime().model());
+        assertEquals(Map.of(), lc.config().providers());
+        assertEquals(java.util.Set.of("runtime.model", "providers.proxy.baseUrl"), java.util.Set.copyOf(pendingKeys(lc)));
+        ConfigLoader.accept(env(), ws, lc.trust());
         assertEquals("http://127.0.0.1:9/v1", load().config().providers().get("proxy").baseUrl());
+        assertEquals("proxy:gpt", load().config().runtime().model());
+    }
+
+    @Test
+    void aModelOnAnotherProviderWaitsButTheReviewersProviderIsKept() throws Exception {
+        Files.createDirectories(userDir);
+        Files.writeString(userDir.resolve(UserConfigRoot.USER_CONFIG_FILE), "{\"runtime\": {\"model\": \"openai:gpt-5\"}}");
+        json("{\"runtime\": {\"model\": \"ollama:llama3\"}}");
+        LoadedConfig lc = load();
+        assertEquals("openai:gpt-5", lc.config().runtime().model());
+        assertEquals(List.of("runtime.model"), pendingKeys(lc));
+        json("{\"runtime\": {\"model\": \"openai:gpt-5-mini\"}}");
+        LoadedConfig same = load();
+        assertEquals("openai:gpt-5-mini", same.config().runtime().model(), "the reviewer's provider, another model");
+        assertTrue(same.trust().settled());
+    }
+
+    @Test
+    void aProviderIdThatIsNotAPlainWordIsAnError() throws Exception {
+        json("""
+                {"runtime": {"model": "ev.il:m"},
+                 "providers": {"ev.il": {"baseUrl": "http://127.0.0.1:9/v1", "apiKeyEnv": "GITHUB_TOKEN"}}}
+                """);
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, this::load);
+        assertTrue(e.getMessage().contains("providers has the id \"ev.il\""), e.getMessage());
+    }
+
+    @Test
+    void whatTheReviewerIsAskedToAcceptCarriesNoEscapeSequence() throws Exception {
+        json("{\"providers\": {\"openai\": {\"baseUrl\": \"http://127.0.0.1:9/v1\\u001b[2K\\u001b[1Aharmless\"}}}");
+        LoadedConfig lc = load();
+        TrustItem item = lc.trust().pending().get(0);
+        assertFalse(item.line().contains("\u001b") || item.line().contains("\n"), item.line());
+        assertFalse(lc.trust().notice().contains("\u001b"), lc.trust().notice());
+    }
+
+    @Test
+    void anEmbeddingsItemNamesTheKeyItWouldSend() throws Exception {
+        json("{\"memory\": {\"embeddings\": {\"provider\": \"openai\", \"endpoint\": \"http://127.0.0.1:9/v1\"}}}");
+        assertTrue(load().trust().pending().get(0).value().contains("with key OPENAI_API_KEY"));
+    }
+
+    @Test
+    void aStateDirThatCameWithLinksOrFilesInPlaceOfDirsStopsEveryLoad(@TempDir Path outside) throws Exception {
+        Path daily = Files.createDirectories(ws.resolve(".mono-agent/memory/daily"));
+        Files.createSymbolicLink(daily.resolve("2026-12-06.md"), outside.resolve("bashrc"));
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, this::load);
+        assertTrue(e.getMessage().contains("2026-12-06.md is a symbolic link"), e.getMessage());
+        Files.delete(daily.resolve("2026-12-06.md"));
+        Files.writeString(ws.resolve(".mono-agent/quarantine"), "not a dir");
+        ConfigException q = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, this::load);
+        assertTrue(q.getMessage().contains("quarantine is not a directory"), q.getMessage());
+        Files.delete(ws.resolve(".mono-agent/quarantine"));
+        load();
     }
 }
