@@ -39,24 +39,13 @@ public final class ConfigOptions {
         if (!accept) {
             return load(ctx);
         }
-        dev.monoagent.config.WorkspaceTrust trust;
-        java.nio.file.Path ws;
-        try {
-            LoadedConfig lc = loadQuietly(ctx);
-            trust = lc.trust();
-            ws = lc.workspace();
-        } catch (ConfigException e) {
-            if (e.trust() == null) {
-                throw e;
-            }
-            trust = e.trust();
-            ws = e.workspace();
-        }
+        ConfigLoader.Pending p = ConfigLoader.pending(options(ctx));
+        dev.monoagent.config.WorkspaceTrust trust = p.trust();
         if (!trust.settled()) {
             ctx.err().println("Accepting " + trust.pending().size() + " setting(s) from the workspace (" + ACCEPT_FLAG
                     + "):");
             trust.pending().forEach(i -> ctx.err().println("  - " + ctx.shown(i.line())));
-            ConfigLoader.accept(ctx.env(), ws, trust);
+            ConfigLoader.accept(ctx.env(), p.workspace(), trust);
         }
         return load(ctx);
     }

@@ -102,12 +102,9 @@ final class InitCommand implements Callable<Integer> {
         }
         dev.monoagent.config.WorkspaceTrust trust;
         try {
-            trust = ConfigLoader.load(new ConfigLoader.Options(ws, null, null, ctx.env())).trust();
+            trust = ConfigLoader.pending(new ConfigLoader.Options(ws, null, null, ctx.env())).trust();
         } catch (ConfigException e) {
-            if (e.trust() == null) {
-                return;
-            }
-            trust = e.trust();
+            return; // what init wrote does not load: the command that reads it next says why
         }
         List<dev.monoagent.config.TrustItem> ours = trust.pending().stream()
                 .filter(i -> written.contains(i.source())).toList();

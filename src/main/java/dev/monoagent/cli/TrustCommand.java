@@ -2,7 +2,6 @@ package dev.monoagent.cli;
 
 import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.ConfigLoader;
-import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.TrustItem;
 import dev.monoagent.config.WorkspaceTrust;
 import java.nio.file.Path;
@@ -34,21 +33,9 @@ final class TrustCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path workspace;
-        WorkspaceTrust trust;
-        ConfigException failed = null;
-        try {
-            LoadedConfig lc = options.loadQuietly(ctx);
-            workspace = lc.workspace();
-            trust = lc.trust();
-        } catch (ConfigException e) {
-            if (e.trust() == null) {
-                throw e;
-            }
-            failed = e;
-            workspace = e.workspace();
-            trust = e.trust();
-        }
+        ConfigLoader.Pending pending = ConfigLoader.pending(options.options(ctx));
+        Path workspace = pending.workspace();
+        WorkspaceTrust trust = pending.trust();
         ctx.out().println("Workspace: " + workspace);
         if (show) {
             if (trust.pending().isEmpty()) {
@@ -66,7 +53,12 @@ final class TrustCommand implements Callable<Integer> {
         }
         if (trust.pending().isEmpty()) {
             ctx.out().println("Nothing from the workspace waits for your acceptance.");
-            return failed == null ? ExitCodes.OK : reportStill(failed);
+            try {
+                options.loadQuietly(ctx);
+                return ExitCodes.OK;
+            } catch (ConfigException e) {
+                return reportStill(e);
+            }
         }
         ctx.out().println("Accepting " + trust.pending().size() + " setting(s) from the workspace:");
         for (TrustItem i : trust.pending()) {

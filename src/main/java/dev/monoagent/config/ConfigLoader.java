@@ -375,6 +375,25 @@ public final class ConfigLoader {
         return out.isEmpty() ? "the workspace" : String.join(" and ", out);
     }
 
+    /** The workspace a load resolved and what waits there for the reviewer. */
+    public record Pending(Path workspace, WorkspaceTrust trust) {}
+
+    /**
+     * What waits for the reviewer under these options, also when the load fails after the trust boundary (a model
+     * on a held-back provider); a load that fails before it throws.
+     */
+    public static Pending pending(Options o) throws ConfigException {
+        try {
+            LoadedConfig lc = load(o);
+            return new Pending(lc.workspace(), lc.trust());
+        } catch (ConfigException e) {
+            if (e.trust() == null) {
+                throw e;
+            }
+            return new Pending(e.workspace(), e.trust());
+        }
+    }
+
     /**
      * Records every setting that waits in {@code trust} as accepted for {@code workspace} by the reviewer whose
      * exported environment is {@code env}; returns the record file.

@@ -20,22 +20,11 @@ public final class Trusted {
             env.putIfAbsent("MONO_AGENT_CONFIG_DIR", userDir);
         }
         ConfigLoader.Options opts = new ConfigLoader.Options(o.cwd(), o.configPath(), o.envFile(), env);
-        WorkspaceTrust trust;
-        java.nio.file.Path ws;
-        try {
-            LoadedConfig lc = ConfigLoader.load(opts);
-            trust = lc.trust();
-            ws = lc.workspace();
-        } catch (ConfigException e) {
-            if (e.trust() == null) {
-                throw e;
-            }
-            trust = e.trust();
-            ws = e.workspace();
-        }
+        ConfigLoader.Pending p = ConfigLoader.pending(opts);
+        WorkspaceTrust trust = p.trust();
         if (!trust.settled()) {
             try {
-                ConfigLoader.accept(env, ws, trust);
+                ConfigLoader.accept(env, p.workspace(), trust);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
