@@ -29,8 +29,12 @@ public final class RootsCheck {
         List<Path> writable = new ArrayList<>(List.of(ws));
         writableRoots.forEach(w -> writable.add(w.toAbsolutePath().normalize()));
         List<ConfigError> out = new ArrayList<>();
+        List<Path> configured = writableRoots.stream().map(w -> w.toAbsolutePath().normalize()).toList();
         for (int i = 0; i < readable.size() && i < raw.size(); i++) {
             Path r = readable.get(i).toAbsolutePath().normalize();
+            if (configured.stream().anyMatch(r::startsWith)) {
+                continue; // a root that is writable itself is not mounted read-only over what it holds
+            }
             for (Path w : writable) {
                 if (!w.equals(r) && w.startsWith(r)) {
                     String what = w.equals(ws) ? "the workspace " + ws : "the writable root " + w;

@@ -42,7 +42,7 @@ class EnvOverlayTest {
     /** As {@link #load} after the reviewer accepted everything the workspace's files hold back. */
     LoadedConfig trusted(Map<String, String> env) throws Exception {
         LoadedConfig first = load(env);
-        ConfigLoader.accept(Map.of("MONO_AGENT_CONFIG_DIR", userDir.toString()), ws, first.trust());
+        ConfigLoader.accept(Map.of("MONO_AGENT_CONFIG_DIR", userDir.toString()), first.workspace(), first.trust());
         LoadedConfig lc = load(env);
         assertTrue(lc.trust().settled(), lc.trust().pending().toString());
         return lc;
@@ -54,7 +54,7 @@ class EnvOverlayTest {
         env.put("MONO_AGENT_SANDBOX_MODE", "off");
         env.put("MONO_AGENT_SANDBOX_NETWORK", "allowlist");
         env.put("MONO_AGENT_SANDBOX_NETWORK_ALLOWLIST", "example.com, *.npmjs.org");
-        env.put("MONO_AGENT_SANDBOX_READABLE_ROOTS", ".,docs");
+        env.put("MONO_AGENT_SANDBOX_READABLE_ROOTS", "docs");
         env.put("MONO_AGENT_SANDBOX_WRITABLE_ROOTS", "out");
         env.put("MONO_AGENT_SANDBOX_DENY_WRITE", ".env,secrets/**");
         env.put("MONO_AGENT_SANDBOX_FALLBACK", "unsafe-host-process");
@@ -63,7 +63,7 @@ class EnvOverlayTest {
         MonoConfig.Sandbox sb = lc.config().sandbox();
         assertEquals(new MonoConfig.Sandbox(SandboxMode.OFF,
                 new MonoConfig.Network(NetworkMode.ALLOWLIST, List.of("example.com", "*.npmjs.org")),
-                List.of(".", "docs"), List.of("out"), List.of(".env", "secrets/**"), Fallback.UNSAFE_HOST_PROCESS,
+                List.of("docs"), List.of("out"), List.of(".env", "secrets/**"), Fallback.UNSAFE_HOST_PROCESS,
                 true), sb);
         for (String path : List.of("sandbox.mode", "sandbox.network.mode", "sandbox.network.allowlist",
                 "sandbox.readableRoots", "sandbox.writableRoots", "sandbox.denyWrite", "sandbox.fallback",
@@ -71,7 +71,7 @@ class EnvOverlayTest {
             assertEquals(Source.ENV, lc.sourceOf(path), path);
         }
         assertEquals(List.of(ws.resolve("out")), lc.writableRoots());
-        assertEquals(List.of(ws, ws.resolve("docs")), lc.readableRoots());
+        assertEquals(List.of(ws.resolve("docs")), lc.readableRoots());
     }
 
     @Test
@@ -102,7 +102,7 @@ class EnvOverlayTest {
 
     @Test
     void jsonBeatsDefaultsAndDefaultsFillTheRest() throws Exception {
-        LoadedConfig lc = load(Map.of());
+        LoadedConfig lc = trusted(Map.of());
         assertEquals(Source.JSON, lc.sourceOf("runtime.model"));
         assertEquals(Source.DEFAULT, lc.sourceOf("sandbox.denyWrite"));
         assertEquals(MonoConfig.Sandbox.DEFAULT_DENY_WRITE, lc.config().sandbox().denyWrite());
@@ -140,7 +140,7 @@ class EnvOverlayTest {
     @Test
     void workspaceVariableMovesTheAgentFolder(@TempDir Path other) throws Exception {
         Files.writeString(other.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"openai:o\"}}");
-        LoadedConfig lc = load(Map.of(EnvVars.WORKSPACE, other.toString()));
+        LoadedConfig lc = trusted(Map.of(EnvVars.WORKSPACE, other.toString()));
         assertEquals(other, lc.workspace());
         assertEquals("openai:o", lc.config().runtime().model());
         assertEquals(List.of(other), lc.readableRoots());
