@@ -101,9 +101,9 @@ final class InstanceCommands {
         for (Doctor.Section s : report.sections()) {
             if (s.status() == Doctor.Status.ERROR) {
                 ctx.err().println(s.title() + ": error");
-                s.details().forEach(d -> ctx.err().println("  " + d));
+                s.details().forEach(d -> ctx.err().println("  " + ctx.shown(d)));
             } else if (s.status() == Doctor.Status.WAITING && !foreground) {
-                s.details().stream().filter(d -> d.startsWith("[WARN]")).forEach(d -> ctx.out().println(d));
+                s.details().stream().filter(d -> d.startsWith("[WARN]")).forEach(d -> ctx.out().println(ctx.shown(d)));
             }
         }
         if (report.hasError()) {

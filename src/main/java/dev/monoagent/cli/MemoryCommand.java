@@ -169,8 +169,9 @@ final class MemoryCommand implements Runnable {
             s.ctx.out().println("No journal entries for " + day + ".");
         }
         for (JournalEntry e : entries) {
-            s.ctx.out().println(e.time() + "  " + e.kind() + "  " + e.source());
-            e.text().lines().forEach(l -> s.ctx.out().println("  " + l));
+            // memory text is the agent's (and so possibly the reviewed repository's) words
+            s.ctx.out().println(e.time() + "  " + e.kind() + "  " + s.ctx.shown(e.source()));
+            e.text().lines().forEach(l -> s.ctx.out().println("  " + s.ctx.shown(l)));
         }
         return ExitCodes.OK;
     }
@@ -212,7 +213,7 @@ final class MemoryCommand implements Runnable {
             ctx.out().println(hits.size() + " result(s), " + mode
                     + (m.vectorDetail() == null ? "" : " (" + m.vectorDetail() + ")") + ":");
             for (MemoryStore.Hit h : hits) {
-                ctx.out().println(h.entry().source() + "  " + h.entry().text().replace("\n", " / "));
+                ctx.out().println(ctx.shown(h.entry().source() + "  " + h.entry().text().replace("\n", " / ")));
             }
             return ExitCodes.OK;
         }

@@ -66,7 +66,8 @@ final class ValidateCommand implements Callable<Integer> {
             for (Doctor.Section s : report.sections()) {
                 ctx.out().println();
                 ctx.out().println(s.title() + ": " + s.status().word());
-                s.details().forEach(d -> ctx.out().println("  " + d));
+                // details quote the workspace's own values (roots, names): no escape sequence reaches a terminal
+                s.details().forEach(d -> ctx.out().println("  " + ctx.shown(d)));
             }
             ctx.out().println();
             ctx.out().println(report.closingLine());

@@ -173,7 +173,8 @@ public final class ConfigLoader {
         java.util.Set<String> acceptedDigests = null;
         List<TrustItem> pending = new ArrayList<>();
         List<TrustItem> acceptedItems = new ArrayList<>();
-        List<TrustRules.Change> changes = TrustRules.changes(reviewerCfg, cfg, e -> resolveEntry(workspace, e));
+        // roots are compared where they really lead: "lib" may be a link to / that the repository shipped
+        List<TrustRules.Change> changes = TrustRules.changes(reviewerCfg, cfg, e -> real(resolveEntry(workspace, e)));
         boolean reverted = false;
         MonoConfig asWritten = cfg;
         ObjectNode asWrittenRoot = full.deepCopy();
@@ -182,6 +183,7 @@ public final class ConfigLoader {
         for (TrustRules.Change c : changes) {
             StringBuilder exact = new StringBuilder();
             c.revert().forEach(path -> exact.append(path).append('=').append(at(asWrittenRoot, path)).append('\n'));
+            exact.append(c.value()); // for roots it names where they lead now: a repointed link waits again
             items.add(TrustItem.of(c.key(), c.value(), exact.toString(),
                     sourceLabel(c.revert(), provenance, configPath, envFile), c.kind()));
         }
@@ -345,6 +347,48 @@ public final class ConfigLoader {
             return Files.readAllBytes(f);
         } catch (IOException e) {
             return null;
+        }
+    }
+
+    /**
+     * Where {@code p} really leads: its longest existing prefix with every link resolved, then the rest as written.
+     */
+    static Path real(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path cur = abs;
+        while (cur != null) {
+            try {
+                Path r = cur.toRealPath();
+                return r.resolve(cur.relativize(abs)).normalize();
+            } catch (IOException e) {
+                cur = cur.getParent();
+            }
+        }
+        return abs;
+    }
+
+    /**
+     * Each root that is inside the workspace as written but leads out of it through a link: a link the repository
+     * shipped (or the agent made after the reviewer accepted the root) would mount what it points at.
+     */
+    private static void rootsThroughLinks(MonoConfig cfg, Path workspace, Map<String, String> envNameOf,
+                                          List<ConfigError> errors) {
+        Path ws = workspace.toAbsolutePath().normalize();
+        Path realWs = real(ws);
+        for (String key : List.of("sandbox.readableRoots", "sandbox.writableRoots")) {
+            List<String> entries = key.endsWith("readableRoots") ? cfg.sandbox().readableRoots()
+                    : cfg.sandbox().writableRoots();
+            String name = envNameOf.getOrDefault(key, key);
+            for (int i = 0; i < entries.size(); i++) {
+                Path lexical = resolveEntry(workspace, entries.get(i));
+                Path really = real(lexical);
+                if (lexical.startsWith(ws) && !really.startsWith(realWs)) {
+                    errors.add(new ConfigError(name + "[" + i + "]", "%s[%d] \"%s\" is in the workspace as written but "
+                            .formatted(name, i, dev.monoagent.common.Printable.line(entries.get(i)))
+                            + "leads out of it through a symbolic link, to " + really + "; name that path itself "
+                            + "if you mean it (a root outside the workspace waits for your acceptance)."));
+                }
+            }
         }
     }
 
@@ -513,6 +557,7 @@ public final class ConfigLoader {
                                  List<ConfigError> errors, List<String> warnings) {
         MonoConfig.Sandbox sb = cfg.sandbox();
         HomeRoots.check(cfg, workspace, envNameOf, errors);
+        rootsThroughLinks(cfg, workspace, envNameOf, errors);
         RootsCheck.problems(cfg, workspace, sb.readableRoots().stream().map(e -> resolveEntry(workspace, e)).toList(),
                 sb.writableRoots().stream().map(e -> resolveEntry(workspace, e)).toList(),
                 envNameOf.getOrDefault("sandbox.readableRoots", "sandbox.readableRoots")).stream()

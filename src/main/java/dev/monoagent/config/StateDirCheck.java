@@ -15,7 +15,8 @@ import java.util.Set;
  * The workspace's state dir {@code .mono-agent/} is written by the host process (memory, run logs, conversations,
  * quarantine), which is not sandboxed. mono-agent only ever makes directories, regular files and, under
  * {@code control/}, its socket there, and the agent can never write there; anything else — a symlink (the host would
- * append to {@code ~/.bashrc} through {@code memory/daily/<today>.md}), a regular file where a directory belongs (a
+ * append to {@code ~/.bashrc} through {@code memory/daily/<today>.md}), a file with a second name (a hard link, the
+ * same append), a regular file where a directory belongs (a
  * file named {@code quarantine} disables quarantine) — arrived with the repository, and no command runs until it is
  * removed.
  */
@@ -60,6 +61,8 @@ final class StateDirCheck {
                     boolean socketInControl = a.isOther() && f.getParent().equals(state.resolve("control"));
                     if (a.isSymbolicLink()) {
                         out.add(error(f, "is a symbolic link"));
+                    } else if (a.isRegularFile() && links(f) > 1) {
+                        out.add(error(f, "has another name (a hard link)"));
                     } else if (!a.isRegularFile() && !a.isDirectory() && !socketInControl) {
                         out.add(error(f, "is not a regular file"));
                     }
@@ -75,6 +78,15 @@ final class StateDirCheck {
             // unreadable parts are the reviewer's to fix; the writes there fail on their own
         }
         return out;
+    }
+
+    /** The file's link count, or 1 when the file system does not say. */
+    private static int links(Path f) {
+        try {
+            return (Integer) Files.getAttribute(f, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return 1;
+        }
     }
 
     private static ConfigError error(Path p, String what) {

@@ -122,7 +122,7 @@ final class TrustRules {
                               List<Change> out) {
         List<Path> granted = r.stream().map(resolve).toList();
         List<String> extra = f.stream().filter(e -> granted.stream().noneMatch(g -> resolve.apply(e).startsWith(g)))
-                .toList();
+                .map(e -> e + " -> " + resolve.apply(e)).toList();
         if (!extra.isEmpty()) {
             out.add(new Change(key, f + " (adds " + extra + ")", Kind.WIDENS_SANDBOX, List.of(key)));
         }

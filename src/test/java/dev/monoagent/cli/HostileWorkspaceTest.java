@@ -142,4 +142,45 @@ class HostileWorkspaceTest {
         assertTrue(r.err().contains("sandbox.network=all (.env)") && r.err().contains("sandbox.writableRoots="),
                 r.err());
     }
+
+    /** A root named inside the workspace must not lead out of it through a link the repository ships. */
+    @Test
+    void aRootThroughAShippedLinkReadsNothingOutside() throws Exception {
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("secret.txt"), "SECRET-OUT\n");
+        Files.createSymbolicLink(ws.resolve("rootl"), Path.of("/"));
+        Files.writeString(ws.resolve("mono-agent.config.json"), "{\"sandbox\": {\"readableRoots\": [\".\", \"rootl"
+                + outside + "\"]}}");
+        CliHarness.Result r = CliHarness.run(ws, env, "tools", "call", "Bash",
+                "{\"command\":\"cat " + outside.resolve("secret.txt") + "\"}");
+        assertFalse(r.out().contains("SECRET-OUT") || r.err().contains("SECRET-OUT"), r.out() + r.err());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("leads out of it through a symbolic link"), r.err());
+    }
+
+    /** The host appends to the day's journal unsandboxed: a second name for an outside file must stop it. */
+    @Test
+    void aHardLinkInTheStateDirNeverLeadsTheHostsWritesOut() throws Exception {
+        Path victim = Files.writeString(tmp.resolve("victim.txt"), "VICTIM\n");
+        Path daily = Files.createDirectories(ws.resolve(".mono-agent/memory/daily"));
+        Files.createLink(daily.resolve(java.time.LocalDate.now(java.time.ZoneOffset.UTC) + ".md"), victim);
+        CliHarness.Result r = CliHarness.run(ws, env, "tools", "call", "Remember", "{\"text\":\"HARDLINK-APPEND\"}");
+        assertEquals("VICTIM\n", Files.readString(victim), r.out() + r.err());
+        assertTrue(r.err().contains("has another name (a hard link)"), r.err());
+    }
+
+    @Test
+    void theRepositorysNamesReachATerminalEscaped() throws Exception {
+        Files.writeString(ws.resolve("mono-agent.config.json"),
+                "{\"sandbox\": {\"readableRoots\": [\".\", \"docs\\u001b]0;PWN\\u0007\\u001b[2J\"]}}");
+        CliHarness.Result v = CliHarness.run(true, ws, env, "validate");
+        assertTrue(v.out().contains("docs"), v.out());
+        assertFalse(v.out().contains("\u001b") || v.err().contains("\u001b"), v.out() + v.err());
+        CliHarness.Result m = CliHarness.run(ws, env, "tools", "call", "Remember",
+                "{\"text\":\"note \\u001b]0;PWN\\u0007\\u001b[2J\"}");
+        assertEquals(0, m.exit(), m.out() + m.err());
+        CliHarness.Result today = CliHarness.run(true, ws, env, "memory", "today");
+        assertTrue(today.out().contains("note"), today.out());
+        assertFalse(today.out().contains("\u001b"), today.out());
+    }
 }
