@@ -181,6 +181,7 @@ class AuthCommandTest {
     void anInsecureIssuerIsACleanErrorInValidateAndRun() throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
                 "{\"runtime\":{\"model\":\"openai-codex:gpt-5.6-terra\"}}");
+        run("trust");
         env.put(CodexAuthSettings.ENV_ISSUER, "http://example.com");
         String why = "MONO_AGENT_CODEX_ISSUER must be an https URL (or http on loopback), got http://example.com";
         CliHarness.Result v = run("validate");
@@ -204,6 +205,7 @@ class AuthCommandTest {
     void validateShowsPresentExpiredMissingWithoutValues() throws Exception {
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE),
                 "{\"runtime\":{\"model\":\"openai-codex:gpt-5.6-terra\"}}");
+        run("trust");
         CliHarness.Result missing = run("validate");
         assertTrue(missing.out().contains("[WARN] openai-codex: missing (ChatGPT sign-in)"), missing.out());
         assertTrue(missing.out().contains("mono-agent auth login openai-codex"), missing.out());
@@ -224,6 +226,7 @@ class AuthCommandTest {
         assertTrue(expired.out().contains("openai-codex: expired (ChatGPT sign-in)"), expired.out());
 
         Files.writeString(ws.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"openai:gpt-5\"}}");
+        run("trust");
         assertTrue(run("validate").out().contains("openai: missing (OPENAI_API_KEY is not set"));
         env.put("OPENAI_API_KEY", "sk-secret-value-123456789");
         CliHarness.Result key = run("validate");
