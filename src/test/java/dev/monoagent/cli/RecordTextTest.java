@@ -7,13 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.monoagent.common.Printable;
-import dev.monoagent.sandbox.TestEngine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,31 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
  * sequence). Every human view escapes such characters visibly; {@code --json} keeps the exact strings; stdout that is
  * not a terminal keeps the exact bytes. Real srt sandbox, real CLI command tree.
  */
+@org.junit.jupiter.api.extension.ExtendWith(EngineCache.class)
 class RecordTextTest {
     @TempDir
     Path ws;
 
-    String previousCache;
 
     static final String NAME = ".env.a\nSandbox record (write): FORGED-LINE all clear\u001b[1A\u001b[2K";
     static final String COMMAND = "touch \"$(printf '.env.a\\nSandbox record (write): FORGED-LINE all clear"
             + "\\033[1A\\033[2K')\"; printf '\\033]0;TITLE-PWNED\\007'; printf 'bidi \\342\\200\\256txt.exe\\n'; "
             + "echo done";
 
-    @BeforeEach
-    void engine() {
-        previousCache = System.getProperty("monoagent.cacheDir");
-        System.setProperty("monoagent.cacheDir", TestEngine.env().cacheRoot().toString());
-    }
-
-    @AfterEach
-    void restore() {
-        if (previousCache == null) {
-            System.clearProperty("monoagent.cacheDir");
-        } else {
-            System.setProperty("monoagent.cacheDir", previousCache);
-        }
-    }
 
     private CliHarness.Result run(boolean terminal, String... args) {
         return CliHarness.run(terminal, ws, Map.of(), args);
