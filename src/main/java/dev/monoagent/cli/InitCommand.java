@@ -69,7 +69,11 @@ final class InitCommand implements Callable<Integer> {
             ctx.out().println("Dry run: nothing was written.");
             return ExitCodes.OK;
         }
-        Scaffold.apply(plan);
+        try {
+            Scaffold.apply(plan);
+        } catch (IOException e) {
+            throw new CliException(ExitCodes.ERROR, "mono-agent: " + e.getMessage());
+        }
         ctx.out().println("Initialized agent folder " + ws + ".");
         acceptWhatInitWrote(ws, plan);
         String written = Scaffold.model(request);

@@ -240,7 +240,7 @@ final class InstanceCommands {
                     e.errors().stream().map(ConfigError::message).forEach(m -> configProblems.add("config error: " + m));
                 }
             }
-            configProblems.forEach(p -> ctx.out().println("  " + p));
+            configProblems.forEach(p -> ctx.out().println("  " + ctx.shown(p))); // they quote the repository's values
             printBlock(ctx, "channels", List.of("none configured (messaging channels are not part of this build)"));
             List<String> sandbox;
             if (running.isPresent()) {

@@ -105,13 +105,31 @@ public final class Scaffold {
     }
 
     public static void apply(List<Action> actions) throws IOException {
+        // the workspace is the repository under review: any name written here (or its .tmp, or the config copied to
+        // .bak) may be a link it shipped, and writing through one would change or copy a file outside it
+        for (Action a : actions) {
+            List<Path> names = new ArrayList<>(List.of(a.path(), a.path().resolveSibling(a.path().getFileName()
+                    + ".tmp")));
+            if (a.kind() == Action.Kind.BACKUP) {
+                names.add(a.path().resolveSibling(ConfigLoader.CONFIG_FILE));
+            }
+            for (Path n : names) {
+                if (Files.isSymbolicLink(n)) {
+                    throw new IOException(n + " is a symbolic link; init writes no file through one (it may lead "
+                            + "out of the workspace). Remove it and run init again.");
+                }
+            }
+        }
         for (Action a : actions) {
             switch (a.kind()) {
                 case BACKUP -> Files.copy(a.path().resolveSibling(ConfigLoader.CONFIG_FILE), a.path(),
-                        StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                        StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES,
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
                 case CREATE, OVERWRITE -> {
                     Path tmp = a.path().resolveSibling(a.path().getFileName() + ".tmp");
-                    Files.writeString(tmp, a.content(), StandardCharsets.UTF_8);
+                    Files.deleteIfExists(tmp);
+                    Files.writeString(tmp, a.content(), StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW,
+                            java.nio.file.StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS);
                     Files.move(tmp, a.path(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 }
                 case MKDIR -> Files.createDirectories(a.path());

@@ -52,7 +52,15 @@ final class StateDirCheck {
         }
         int[] seen = {0};
         try {
+            Path quarantine = state.resolve("quarantine");
             Files.walkFileTree(state, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
+                    // quarantine holds what the agent made, moved by directory handle and never read back as
+                    // settings: an agent's link or hard link kept there as evidence must not stop every command
+                    return d.equals(quarantine) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                }
+
                 @Override
                 public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
                     if (++seen[0] > MAX_ENTRIES || out.size() >= 5) {

@@ -228,7 +228,7 @@ final class PathGuard {
         Set<Path> roots = new LinkedHashSet<>(policy.readableRoots());
         roots.addAll(policy.writableRoots());
         for (Path r : roots) {
-            if (p.startsWith(r) || p.startsWith(realOrSelf(r))) {
+            if (p.startsWith(r) || p.startsWith(rootReal(r))) {
                 return true;
             }
         }
@@ -242,12 +242,25 @@ final class PathGuard {
         roots.addAll(policy.writableRoots());
         roots.addAll(policy.readableRoots());
         for (Path r : roots) {
-            Path rr = realOrSelf(r);
+            Path rr = rootReal(r);
             if (!rr.equals(r) && real.startsWith(rr) && !real.startsWith(r)) {
                 return r.resolve(rr.relativize(real).toString()).normalize();
             }
         }
         return real;
+    }
+
+    /**
+     * Where root {@code r} really leads, as far as the tools may follow it: a root inside the workspace as written is
+     * never followed out of it (a root that did not exist when the policy was made may since have become a link the
+     * agent made, and the config check refuses such a root only at the next load).
+     */
+    Path rootReal(Path r) {
+        Path rr = realOrSelf(r);
+        if (r.startsWith(workspace) && !rr.startsWith(realOrSelf(workspace))) {
+            return r;
+        }
+        return rr;
     }
 
     static Path realOrSelf(Path p) {
@@ -321,7 +334,7 @@ final class PathGuard {
         boolean[] overLimit = {false};
         Set<Path> roots = new LinkedHashSet<>();
         for (Path r : policy.writableRoots()) {
-            roots.add(realOrSelf(r));
+            roots.add(rootReal(r));
         }
         for (Path root : roots) {
             if (!Files.isDirectory(root)) {

@@ -183,4 +183,36 @@ class HostileWorkspaceTest {
         assertTrue(today.out().contains("note"), today.out());
         assertFalse(today.out().contains("\u001b"), today.out());
     }
+
+    @Test
+    void initWritesAndCopiesNothingThroughLinksTheRepositoryShips() throws Exception {
+        Path outside = Files.createDirectories(tmp.resolve("victim"));
+        Files.writeString(outside.resolve("clobber"), "KEEP\n");
+        Files.writeString(outside.resolve("bashrc"), "# mine\n");
+        Files.writeString(outside.resolve("secret"), "SECRET-OUTSIDE\n");
+        Files.createSymbolicLink(ws.resolve("IDENTITY.md.tmp"), outside.resolve("clobber"));
+        Files.createSymbolicLink(ws.resolve(".gitignore"), outside.resolve("bashrc"));
+        CliHarness.Result r = CliHarness.run(ws, env, "init", "--model", "openai:gpt-5");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("is a symbolic link"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        assertEquals("KEEP\n", Files.readString(outside.resolve("clobber")));
+        assertEquals("# mine\n", Files.readString(outside.resolve("bashrc")));
+        Files.delete(ws.resolve("IDENTITY.md.tmp"));
+        Files.delete(ws.resolve(".gitignore"));
+        Files.deleteIfExists(ws.resolve("mono-agent.config.json"));
+        Files.createSymbolicLink(ws.resolve("mono-agent.config.json"), outside.resolve("secret"));
+        CliHarness.Result force = CliHarness.run(ws, env, "init", "--force", "--model", "openai:gpt-5");
+        assertEquals(1, force.exit(), force.out() + force.err());
+        assertFalse(Files.exists(ws.resolve("mono-agent.config.json.bak")), "the outside file was copied in");
+    }
+
+    @Test
+    void statusShowsTheRepositorysConfigErrorsEscaped() throws Exception {
+        Files.writeString(ws.resolve("mono-agent.config.json"),
+                "{\"sandbox\": {\"network\": {\"allowlist\": [\"a\\u001b]0;PWN\\u0007\"]}}}");
+        CliHarness.Result st = CliHarness.run(true, ws, env, "status");
+        assertTrue(st.out().contains("config error"), st.out());
+        assertFalse(st.out().contains("\u001b") || st.err().contains("\u001b"), st.out() + st.err());
+    }
 }

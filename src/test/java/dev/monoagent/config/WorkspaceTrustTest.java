@@ -296,6 +296,11 @@ class WorkspaceTrustTest {
         ConfigException q = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, this::load);
         assertTrue(q.getMessage().contains("quarantine is not a directory"), q.getMessage());
         Files.delete(ws.resolve(".mono-agent/quarantine"));
+        // what quarantine holds is the agent's, kept as evidence: its links do not stop the workspace
+        Path kept = Files.createDirectories(ws.resolve(".mono-agent/quarantine/20261206T000000Z"));
+        Files.createSymbolicLink(kept.resolve("IDENTITY.md"), outside.resolve("bashrc"));
+        Files.writeString(ws.resolve("README.md"), "x");
+        Files.createLink(kept.resolve("SOUL.md"), ws.resolve("README.md"));
         load();
     }
 }
