@@ -169,10 +169,9 @@ public final class ConfigLoader {
             throw new ConfigException(errors);
         }
 
-        TrustStore store = new TrustStore(userRoot);
-        java.util.Set<String> acceptedDigests = null;
-        List<TrustItem> pending = new ArrayList<>();
-        List<TrustItem> acceptedItems = new ArrayList<>();
+        Judged judged = new Judged(new TrustStore(userRoot), workspace);
+        List<TrustItem> pending = judged.pending;
+        List<TrustItem> acceptedItems = judged.accepted;
         // roots are compared where they really lead: "lib" may be a link to / that the repository shipped
         List<TrustRules.Change> changes = TrustRules.changes(reviewerCfg, cfg, e -> real(resolveEntry(workspace, e)));
         boolean reverted = false;
@@ -188,15 +187,9 @@ public final class ConfigLoader {
                     sourceLabel(c.revert(), provenance, configPath, envFile), c.kind()));
         }
         for (int i = 0; i < changes.size(); i++) {
-            TrustItem item = items.get(i);
-            if (acceptedDigests == null) {
-                acceptedDigests = store.accepted(workspace);
-            }
-            if (acceptedDigests.contains(item.digest())) {
-                acceptedItems.add(item);
+            if (judged.accepts(items.get(i))) {
                 continue;
             }
-            pending.add(item);
             for (String path : changes.get(i).revert()) {
                 JsonNode was = at(reviewer, path);
                 remove(full, path);
@@ -223,14 +216,8 @@ public final class ConfigLoader {
             String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
             TrustItem item = TrustItem.of(name, bytes.length + " bytes, sha256 "
                     + TrustItem.sha256(bytes).substring(0, 12), text, name, TrustItem.Kind.INSTRUCTIONS);
-            if (acceptedDigests == null) {
-                acceptedDigests = store.accepted(workspace);
-            }
-            if (acceptedDigests.contains(item.digest())) {
-                acceptedItems.add(item);
+            if (judged.accepts(item)) {
                 instructions.put(name, text);
-            } else {
-                pending.add(item);
             }
         }
 
@@ -260,14 +247,8 @@ public final class ConfigLoader {
                 TrustItem item = TrustItem.of(envFile.getFileName().toString(), String.join(", ", used.keySet())
                         + " (values not shown)", exact.toString(), envFile.getFileName().toString(),
                         TrustItem.Kind.SENDS_CREDENTIAL);
-                if (acceptedDigests == null) {
-                    acceptedDigests = store.accepted(workspace);
-                }
-                if (acceptedDigests.contains(item.digest())) {
-                    acceptedItems.add(item);
+                if (judged.accepts(item)) {
                     env.putAll(used);
-                } else {
-                    pending.add(item);
                 }
             }
         }
@@ -293,6 +274,33 @@ public final class ConfigLoader {
         }
         return new LoadedConfig(configPath, exists, workspace, cfg, provenance, warnings, env, envFile,
                 new WorkspaceTrust(pending, acceptedItems, instructions));
+    }
+
+    /**
+     * Sorts trust items into accepted and pending against the reviewer's records, which are read once, and only when
+     * some item is judged (a workspace that asks for nothing costs no read of the user config dir).
+     */
+    private static final class Judged {
+        final List<TrustItem> pending = new ArrayList<>();
+        final List<TrustItem> accepted = new ArrayList<>();
+        private final TrustStore store;
+        private final Path workspace;
+        private java.util.Set<String> digests;
+
+        Judged(TrustStore store, Path workspace) {
+            this.store = store;
+            this.workspace = workspace;
+        }
+
+        /** Whether the reviewer accepted exactly {@code item}; files it under accepted or pending. */
+        boolean accepts(TrustItem item) {
+            if (digests == null) {
+                digests = store.accepted(workspace);
+            }
+            boolean ok = digests.contains(item.digest());
+            (ok ? accepted : pending).add(item);
+            return ok;
+        }
     }
 
     /** The workspace files whose text becomes the agent's instructions once accepted. */
