@@ -376,28 +376,64 @@ public final class ConfigLoader {
     }
 
     /**
-     * Each root that is inside the workspace as written but leads out of it through a link: a link the repository
-     * shipped (or the agent made after the reviewer accepted the root) would mount what it points at.
+     * Each root reached through a link a sandboxed command could have made: a link inside the workspace or another
+     * writable root that leads out of it (the repository shipped it, or the agent made it in an earlier session at a
+     * root's name, or on its way). Mounting such a root would mount what the link points at.
      */
     private static void rootsThroughLinks(MonoConfig cfg, Path workspace, Map<String, String> envNameOf,
                                           List<ConfigError> errors) {
         Path ws = workspace.toAbsolutePath().normalize();
         Path realWs = real(ws);
+        List<Path> writable = new ArrayList<>();
+        writable.add(realWs);
+        cfg.sandbox().writableRoots().forEach(e -> writable.add(real(resolveEntry(workspace, e))));
         for (String key : List.of("sandbox.readableRoots", "sandbox.writableRoots")) {
             List<String> entries = key.endsWith("readableRoots") ? cfg.sandbox().readableRoots()
                     : cfg.sandbox().writableRoots();
             String name = envNameOf.getOrDefault(key, key);
             for (int i = 0; i < entries.size(); i++) {
                 Path lexical = resolveEntry(workspace, entries.get(i));
+                String shown = "%s[%d] \"%s\"".formatted(name, i, dev.monoagent.common.Printable.line(entries.get(i)));
                 Path really = real(lexical);
                 if (lexical.startsWith(ws) && !really.startsWith(realWs)) {
-                    errors.add(new ConfigError(name + "[" + i + "]", "%s[%d] \"%s\" is in the workspace as written but "
-                            .formatted(name, i, dev.monoagent.common.Printable.line(entries.get(i)))
+                    errors.add(new ConfigError(name + "[" + i + "]", shown + " is in the workspace as written but "
                             + "leads out of it through a symbolic link, to " + really + "; name that path itself "
                             + "if you mean it (a root outside the workspace waits for your acceptance)."));
+                    continue;
+                }
+                String link = linkOutOfWritable(lexical, writable);
+                if (link != null) {
+                    errors.add(new ConfigError(name + "[" + i + "]", shown + " is reached through " + link
+                            + "; a sandboxed command could have made that link. Remove it, or name the path it "
+                            + "leads to if you mean it."));
                 }
             }
         }
+    }
+
+    /**
+     * The first link on {@code lexical}'s way that lies inside one of the {@code writable} roots (real paths) and
+     * leads out of it, described; or null.
+     */
+    static String linkOutOfWritable(Path lexical, List<Path> writable) {
+        Path at = lexical.getRoot();
+        for (Path part : lexical) {
+            Path next = at.resolve(part.toString());
+            if (Files.isSymbolicLink(next)) {
+                Path target = real(next);
+                for (Path w : writable) {
+                    if (next.startsWith(w) && !next.equals(w) && !target.startsWith(w)) {
+                        return "the symbolic link " + dev.monoagent.common.Printable.line(next.toString())
+                                + " inside writable root " + w + ", which leads out of it (to "
+                                + dev.monoagent.common.Printable.line(target.toString()) + ")";
+                    }
+                }
+                at = target;
+            } else {
+                at = next;
+            }
+        }
+        return null;
     }
 
     /** A configured root as {@link LoadedConfig#resolve} reads it. */

@@ -35,11 +35,22 @@ import java.util.List;
  * @param hostFileNames     file names mono-agent itself reads as the reviewer's settings under a name the config
  *                          chose ({@code --config review.json}, {@code --env-file agent.env}): protected at any depth
  *                          below every root, like {@link #HOST_FILE_NAMES}
+ * @param pins              where the workspace and each root really led when the policy was made (null: now)
  */
 public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
                      List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
                      List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist,
-                     List<Integer> localhostPorts, List<Path> readSecrets, List<String> hostFileNames) {
+                     List<Integer> localhostPorts, List<Path> readSecrets, List<String> hostFileNames,
+                     RootPins pins) {
+
+    /** A policy whose roots are pinned where they lead now. */
+    public Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
+                  List<Path> readableRoots, List<Path> writableRoots, List<String> denyWriteGlobs,
+                  List<Path> protectedLiterals, List<Path> denyRead, NetworkMode network, List<String> allowlist,
+                  List<Integer> localhostPorts, List<Path> readSecrets, List<String> hostFileNames) {
+        this(workspace, mode, fallback, unsafeAllowed, readableRoots, writableRoots, denyWriteGlobs, protectedLiterals,
+                denyRead, network, allowlist, localhostPorts, readSecrets, hostFileNames, null);
+    }
 
     /** A policy protecting only the fixed {@link #HOST_FILE_NAMES}. */
     public Policy(Path workspace, SandboxMode mode, Fallback fallback, boolean unsafeAllowed,
@@ -111,6 +122,13 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
         localhostPorts = List.copyOf(localhostPorts);
         readSecrets = List.copyOf(readSecrets);
         hostFileNames = List.copyOf(hostFileNames);
+        if (pins == null) {
+            List<Path> roots = new ArrayList<>();
+            roots.add(workspace);
+            roots.addAll(writableRoots);
+            roots.addAll(readableRoots);
+            pins = RootPins.of(roots);
+        }
     }
 
     /**

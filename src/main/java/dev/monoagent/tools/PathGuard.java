@@ -251,16 +251,21 @@ final class PathGuard {
     }
 
     /**
-     * Where root {@code r} really leads, as far as the tools may follow it: a root inside the workspace as written is
-     * never followed out of it (a root that did not exist when the policy was made may since have become a link the
-     * agent made, and the config check refuses such a root only at the next load).
+     * Where root {@code r} really leads, as far as the tools may follow it: where it led when the policy was made
+     * (a root that did not exist then may since have become a link a sandboxed command made), and a root inside the
+     * workspace as written never out of it.
      */
     Path rootReal(Path r) {
-        Path rr = realOrSelf(r);
-        if (r.startsWith(workspace) && !rr.startsWith(realOrSelf(workspace))) {
+        Path rr = policy.pins().real(r);
+        if (r.startsWith(workspace) && !rr.startsWith(workspaceReal())) {
             return r;
         }
         return rr;
+    }
+
+    /** Where the workspace led when the policy was made. */
+    Path workspaceReal() {
+        return policy.pins().real(policy.workspace());
     }
 
     static Path realOrSelf(Path p) {

@@ -31,8 +31,7 @@ record SearchRoot(Path shown, Path real, Path cwd, String arg) {
                     yield new Resolution.Refused(new ToolResult.Failed(ToolResult.NOT_FOUND,
                             "Error: Path not found: " + a.shown()));
                 }
-                Path ws = guard.workspace();
-                Path realWs = PathGuard.realOrSelf(ws);
+                Path realWs = guard.workspaceReal();
                 if (a.real().startsWith(realWs)) {
                     String rel = realWs.relativize(a.real()).toString();
                     yield new Resolution.Found(new SearchRoot(a.shown(), a.real(), realWs, rel.isEmpty() ? "." : rel));

@@ -71,12 +71,16 @@ final class SearchView {
         return a;
     }
 
-    /** The real, existing readable and writable roots, without those nested in another (the outer bind has them). */
+    /** The real, existing readable and writable roots (as pinned), without those nested in another (the outer bind has them). */
     static List<Path> roots(Policy policy) {
         Set<Path> all = new LinkedHashSet<>();
         for (Path r : concat(policy.readableRoots(), policy.writableRoots())) {
+            // where the root led when the policy was made, and only while it still does (not through a link since)
+            Path pinned = policy.pins().real(r);
             try {
-                all.add(r.toRealPath());
+                if (pinned.toRealPath().equals(pinned)) {
+                    all.add(pinned);
+                }
             } catch (IOException absent) {
                 // nothing to search there
             }

@@ -90,7 +90,7 @@ public final class Tools implements AutoCloseable {
         };
         List<Tool> all = new ArrayList<>(BuiltinTools.all());
         all.addAll(extra);
-        Path ws = PathGuard.realOrSelf(policy.workspace());
+        Path ws = policy.pins().real(policy.workspace());
         ToolRegistry registry = new ToolRegistry(tp, all);
         return new Tools(new ToolOrchestrator(registry, ws, policy, sandbox, sink,
                 ws.resolve(".mono-agent").resolve("artifacts"), binaries));

@@ -158,6 +158,29 @@ class HostileWorkspaceTest {
         assertTrue(r.err().contains("leads out of it through a symbolic link"), r.err());
     }
 
+    /**
+     * The reviewer grants a second writable root and a folder below it that does not exist yet; in an earlier session
+     * the agent made that folder a link to the reviewer's config dir. The next load must refuse the root, and no tool
+     * may write through it.
+     */
+    @Test
+    void aRootTheAgentTurnedIntoALinkInAnEarlierSessionIsRefused() throws Exception {
+        Path other = Files.createDirectories(tmp.resolve("other")).toRealPath();
+        Path sub = other.resolve("sub");
+        Files.createSymbolicLink(sub, userDir.toRealPath()); // planted by a sandboxed command last time
+        String before = Files.readString(userDir.resolve("config.json"));
+        Map<String, String> e = new HashMap<>(env);
+        e.put("MONO_AGENT_SANDBOX_WRITABLE_ROOTS", ".," + other + "," + sub);
+        CliHarness.Result w = CliHarness.run(ws, e, "tools", "call", "Write",
+                "{\"file_path\":\"" + sub + "/config.json\",\"content\":\"{\\\"sandbox\\\":{\\\"mode\\\":\\\"off\\\"}}\"}");
+        CliHarness.Result b = CliHarness.run(ws, e, "tools", "call", "Bash",
+                "{\"command\":\"echo '{}' > " + sub + "/config.json; echo done\"}");
+        assertEquals(before, Files.readString(userDir.resolve("config.json")), w.out() + w.err() + b.out() + b.err());
+        assertEquals(1, w.exit(), w.out() + w.err());
+        assertTrue(w.err().contains("a sandboxed command could have made that link"), w.err());
+        assertTrue(w.err().contains("MONO_AGENT_SANDBOX_WRITABLE_ROOTS[2]"), w.err());
+    }
+
     /** The host appends to the day's journal unsandboxed: a second name for an outside file must stop it. */
     @Test
     void aHardLinkInTheStateDirNeverLeadsTheHostsWritesOut() throws Exception {
