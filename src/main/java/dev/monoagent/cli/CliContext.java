@@ -9,22 +9,18 @@ import java.util.Map;
  * one with string writers and a temp dir; {@link Main} builds the real one.
  *
  * @param interactive whether stdin is a terminal (commands never prompt otherwise)
- * @param terminal    whether stdout is a terminal too: untrusted output (a tool's stdout, the model's words) is then
- *                    printed with its terminal control sequences escaped ({@link dev.monoagent.common.Printable#terminal})
  */
-public record CliContext(PrintWriter out, PrintWriter err, Path cwd, Map<String, String> env, boolean interactive,
-                         boolean terminal) {
+public record CliContext(PrintWriter out, PrintWriter err, Path cwd, Map<String, String> env, boolean interactive) {
     public CliContext {
         env = Map.copyOf(env);
     }
 
-    /** A context whose stdout is not a terminal (output printed byte for byte). */
-    public CliContext(PrintWriter out, PrintWriter err, Path cwd, Map<String, String> env, boolean interactive) {
-        this(out, err, cwd, env, interactive, false);
-    }
-
-    /** {@code text} as this context prints untrusted output: escaped for a terminal, exact otherwise. */
+    /**
+     * {@code text} as every human view prints untrusted output (a tool's stdout, the model's words): with its terminal
+     * control sequences escaped ({@link dev.monoagent.common.Printable#terminal}), also when stdout is a pipe (a
+     * {@code | cat} or a CI log still reaches a terminal). The exact bytes are in each command's {@code --json}.
+     */
     String shown(String text) {
-        return terminal ? dev.monoagent.common.Printable.terminal(text) : text;
+        return dev.monoagent.common.Printable.terminal(text);
     }
 }

@@ -15,7 +15,7 @@ public final class Main {
         // System.console() is non-null when stdin and stdout are both a terminal (a redirected stdout gets the exact
         // bytes); a JDK whose console provider answers regardless only makes the output escaped, never raw
         boolean tty = System.console() != null;
-        CliContext ctx = new CliContext(out, err, Path.of("").toAbsolutePath(), System.getenv(), tty, tty);
+        CliContext ctx = new CliContext(out, err, Path.of("").toAbsolutePath(), System.getenv(), tty);
         int code = MonoAgentCli.run(ctx, args);
         out.flush();
         err.flush();

@@ -65,7 +65,7 @@ final class RunCommand implements Callable<Integer> {
             throw new CliException(ExitCodes.USAGE, "mono-agent run: PROMPT is empty; say what the agent should do.");
         }
         LoadedConfig lc = options.load(ctx);
-        EventSink printer = json ? line -> { } : new Human(ctx.out(), ctx.err(), Human.dims(ctx.env()), ctx.terminal());
+        EventSink printer = json ? line -> { } : new Human(ctx.out(), ctx.err(), Human.dims(ctx.env()));
         AtomicBoolean interrupted = new AtomicBoolean();
         RunResult result = null;
         Optional<ControlClient.RemoteRun> remote = ControlClient.forWorkspace(lc.workspace())
@@ -167,26 +167,20 @@ final class RunCommand implements Callable<Integer> {
         /** A reasoning summary is being printed on stderr (its line is open). */
         private boolean reasoning;
 
-        /** Escape the model's words for a terminal (they may quote a tool's output, escape sequences and all). */
-        private final boolean terminal;
-
         Human(PrintWriter out, PrintWriter err) {
-            this(out, err, false, false);
+            this(out, err, false);
         }
 
-        /**
-         * @param dim      print the reasoning summary dim (an ANSI attribute)
-         * @param terminal stdout is a terminal: escape control sequences in the streamed text
-         */
-        Human(PrintWriter out, PrintWriter err, boolean dim, boolean terminal) {
+        /** @param dim print the reasoning summary dim (an ANSI attribute) */
+        Human(PrintWriter out, PrintWriter err, boolean dim) {
             this.out = out;
             this.err = err;
             this.dim = dim;
-            this.terminal = terminal;
         }
 
-        private String shown(String text) {
-            return terminal ? dev.monoagent.common.Printable.terminal(text) : text;
+        /** The model's words (they may quote a tool's output, escape sequences and all), escaped for a terminal. */
+        private static String shown(String text) {
+            return dev.monoagent.common.Printable.terminal(text);
         }
 
         /** Dim text for a terminal that has attributes: {@code TERM} set and not dumb, and no {@code NO_COLOR}. */

@@ -324,10 +324,10 @@ final class SandboxCommand implements Runnable {
                                 }
                             }
                         } else {
-                            // our violation lines go to stderr beside the command's output: on a terminal a line
-                            // of output that imitates one is shown marked as output
-                            ctx.out().print(ctx.terminal() ? Printable.output(ctx.shown(c.stdout())) : c.stdout());
-                            ctx.err().print(ctx.terminal() ? Printable.output(ctx.shown(c.stderr())) : c.stderr());
+                            // our violation lines go to stderr beside the command's output: a line of output that
+                            // imitates one is shown marked as output, and escape sequences are shown, not obeyed
+                            ctx.out().print(Printable.output(ctx.shown(c.stdout())));
+                            ctx.err().print(Printable.output(ctx.shown(c.stderr())));
                         }
                         ObjectNode data = JSON.createObjectNode().put("exitCode", c.exitCode())
                                 .put("signal", c.signal()).put("timedOut", c.timedOut())

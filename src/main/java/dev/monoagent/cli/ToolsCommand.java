@@ -167,7 +167,7 @@ final class ToolsCommand implements Runnable {
                 // the call's events, exactly as the run log holds them (an instance sends them as such lines)
                 r.events().forEach(ctx.out()::println);
             } else {
-                // the tool's output as it is, but on a terminal its escape sequences are shown, not obeyed; a failed
+                // the tool's output with its escape sequences shown, not obeyed (--json has the bytes); a failed
                 // call's message is an error and goes to stderr with its [kind]
                 (r.outcome().ok() ? ctx.out() : ctx.err()).println(ctx.shown(r.text()));
                 EventPrinter human = EventPrinter.human(ctx.err());

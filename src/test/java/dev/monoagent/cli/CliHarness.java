@@ -26,8 +26,7 @@ public final class CliHarness {
             env = new java.util.HashMap<>(env);
             env.put("MONO_AGENT_CONFIG_DIR", userDir);
         }
-        CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), cwd, env, terminal,
-                terminal);
+        CliContext ctx = new CliContext(new PrintWriter(out, true), new PrintWriter(err, true), cwd, env, terminal);
         int code = MonoAgentCli.run(ctx, args);
         return new Result(code, out.toString(), err.toString());
     }
