@@ -208,9 +208,14 @@ public final class ConfigLoader {
         }
 
         Map<String, String> instructions = new LinkedHashMap<>();
+        List<String> unusedInstructions = new ArrayList<>();
         for (String name : INSTRUCTION_FILES) {
             byte[] bytes = regularFileBytes(workspace.resolve(name));
             if (bytes == null) {
+                String why = unusableInstructions(workspace.resolve(name));
+                if (why != null) {
+                    unusedInstructions.add(name + " is not used as the agent's instructions: " + why + ".");
+                }
                 continue;
             }
             String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
@@ -253,7 +258,7 @@ public final class ConfigLoader {
             }
         }
 
-        List<String> warnings = new ArrayList<>();
+        List<String> warnings = new ArrayList<>(unusedInstructions);
         if (errors.isEmpty()) {
             // what the workspace wrote is checked too: a held-back value is still reported when it is malformed
             if (reverted) {
@@ -342,6 +347,26 @@ public final class ConfigLoader {
             return abs.toRealPath().startsWith(ws.toRealPath());
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** Why an instruction file that is there is not read, or null when it is absent (or readable). */
+    private static String unusableInstructions(Path f) {
+        if (Files.isSymbolicLink(f)) {
+            return "it is a symbolic link (only a regular file in the workspace is read)";
+        }
+        if (!Files.exists(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return "it is not a regular file";
+        }
+        try {
+            long size = Files.size(f);
+            return size > MAX_INSTRUCTION_BYTES ? "it is " + size + " bytes, over the " + MAX_INSTRUCTION_BYTES / 1024
+                    + " KiB limit" : "it cannot be read";
+        } catch (IOException e) {
+            return "it cannot be read (" + e.getMessage() + ")";
         }
     }
 

@@ -214,6 +214,21 @@ class WorkspaceTrustTest {
         assertEquals(Map.of(), changed.trust().instructions());
     }
 
+    /** A persona file that is a link or too large is never read, and the reviewer is told so rather than nothing. */
+    @Test
+    void anInstructionFileThatCannotBeUsedIsNamedNotSilentlyDropped() throws Exception {
+        Path elsewhere = Files.writeString(userDir.resolve("persona.md"), "from outside\n");
+        Files.createSymbolicLink(ws.resolve("IDENTITY.md"), elsewhere);
+        Files.writeString(ws.resolve("SOUL.md"), "x".repeat(ConfigLoader.MAX_INSTRUCTION_BYTES + 1));
+        LoadedConfig lc = load();
+        assertEquals(List.of(), pendingKeys(lc));
+        assertEquals(Map.of(), lc.trust().instructions());
+        assertTrue(lc.warnings().stream().anyMatch(w -> w.startsWith("IDENTITY.md is not used")
+                && w.contains("symbolic link")), lc.warnings().toString());
+        assertTrue(lc.warnings().stream().anyMatch(w -> w.startsWith("SOUL.md is not used")
+                && w.contains("KiB limit")), lc.warnings().toString());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "{\"sandbox\": {\"fallback\": \"unsafe-host-process\", \"unsafeAllowHostProcess\": true}}",
