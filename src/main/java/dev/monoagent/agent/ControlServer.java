@@ -161,7 +161,7 @@ public final class ControlServer implements AutoCloseable {
     /**
      * Op {@code tool}: one tool call, answered with its reply. The peer closing its side before the answer (Ctrl-C or
      * SIGTERM of {@code tools call}, a client that died) cancels the call here, which kills its sandboxed process
-     * group: a command must not keep running in the instance for a client that is gone (red team A15).
+     * group: a command must not keep running in the instance for a client that is gone.
      */
     private void serveTool(SocketChannel client, Request req) throws IOException {
         dev.monoagent.common.TaskExecutor.Task<ToolCallReply> call = dev.monoagent.common.TaskExecutor.shared()

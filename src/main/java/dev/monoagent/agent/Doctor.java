@@ -242,7 +242,7 @@ public final class Doctor {
         lines.add("mode: native, network: " + sb.network().mode().wire() + ", fallback: " + sb.fallback().wire());
         lines.addAll(dev.monoagent.sandbox.ReadScope.describe(lc.readableRoots(), lc.writableRoots(),
                 Path.of(System.getProperty("user.home"))));
-        // issue 12: the version-manager roots opened for PATH tools, and each PATH tool that still cannot run inside
+        // the version-manager roots opened for PATH tools, and each PATH tool that still cannot run inside
         List<Path> roots = new ArrayList<>(lc.readableRoots());
         roots.addAll(lc.writableRoots());
         lines.addAll(dev.monoagent.sandbox.Toolchains.check(dev.monoagent.sandbox.HostEnv.from(lc.env()), roots));

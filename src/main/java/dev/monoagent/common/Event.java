@@ -108,7 +108,7 @@ public sealed interface Event {
     record ViolationObserved(Instant time, Violation violation) implements Event {}
 
     /**
-     * A sandboxed command reached a host loopback listener that localhost mode grants (issue 9 item 9): allowed
+     * A sandboxed command reached a host loopback listener that localhost mode grants: allowed
      * traffic, recorded so a granted Docker API, debugger or forwarding proxy is never reached silently — not a
      * violation. Attributed to the running command when exactly one was running (srt does not say which dialled).
      *
@@ -156,7 +156,7 @@ public sealed interface Event {
     }
 
     /**
-     * The sandbox policy of a workspace changed against the one last accepted (issue 9 item 1).
+     * The sandbox policy of a workspace changed against the one last accepted.
      *
      * @param workspace the agent folder
      * @param changes   each difference, one sentence naming the config key

@@ -66,7 +66,7 @@ public final class SecretShapes {
     private static final Pattern BASE64 = Pattern.compile("[A-Za-z0-9+/_-]{28,}={0,2}");
 
     /**
-     * As {@link #find}, also through the two disguises the red team used on Remember (A23): a letter-spaced token
+     * As {@link #find}, also through two disguises that slip a secret past it into Remember: a letter-spaced token
      * (checked with its spaces removed) and a base64 token whose decoding is printable text (checked decoded). Other
      * encodings (hex, rot13, a key split across words) are not looked through: this is a filter for accidents and
      * plain attempts, not a guarantee.

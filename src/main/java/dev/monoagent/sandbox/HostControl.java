@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * What the host reads to decide what the agent may do, who it is, or what runs on the user's next git command —
- * and so what the agent must never write (issue 9, items 1, 2, 4, 5):
+ * and so what the agent must never write:
  * <ul>
  *   <li>the config file, the env file, {@code IDENTITY.md}, {@code SOUL.md} and the memory dir the config names;</li>
  *   <li>every git control directory below the roots, whole: the workspace's {@code .git}, nested repositories'
@@ -137,9 +137,9 @@ final class HostControl {
     /**
      * Whether host git would, or could with one more entry, take {@code dir} itself for a (bare) repository: a
      * {@code HEAD} with {@code objects} and {@code refs} beside it, each of them there without following links (a
-     * dangling {@code objects -> ../o} counts: its target can be made later, and nothing would wake us then — red team
-     * 8 D2), or a {@code HEAD} with a {@code commondir}, whose objects and refs git looks up in the common dir, which
-     * may be anywhere and complete itself later (D1: host git obeyed such a pair after the command, nothing recorded).
+     * dangling {@code objects -> ../o} counts: its target can be made later, and nothing would wake us then), or a
+     * {@code HEAD} with a {@code commondir}, whose objects and refs git looks up in the common dir, which may be
+     * anywhere and complete itself later (host git would obey such a pair after the command, with nothing recorded).
      */
     static boolean bareLayout(Path dir) {
         Path head = dir == null ? null : dir.resolve("HEAD");
@@ -242,7 +242,7 @@ final class HostControl {
             Path rel = Path.of(ProtectedScan.quarantineName(p, victim));
             Path dest = qdir.resolve(rel.getParent() == null ? "" : rel.getParent().toString())
                     .resolve(victim.getFileName().toString().equals(".git") ? "dot-git" : "HEAD");
-            // by descriptor, never following a symlink a still-running sandboxed process swapped in (item 3)
+            // by descriptor, never following a symlink a still-running sandboxed process swapped in
             NoFollowFs.move(victim, dest);
             return dest;
         } catch (IOException | IllegalArgumentException e) {

@@ -11,8 +11,7 @@ import java.util.regex.Pattern;
  * a git hook runs in — and through which it runs a program or loads code that whoever wrote the file chose. It does
  * this even for a command that runs no project code ({@code cargo --version}, {@code mvn -v}, {@code git commit},
  * entering the directory with a shell hook, starting an editor or coding agent there). The agent must never write one: existing ones are
- * literal engine denies, a new one is quarantined after the command (issue 9, items 1 and 5; red-team attack 3, A3, A4
- * and A20).
+ * literal engine denies, a new one is quarantined after the command.
  *
  * <p>Not in this class, and so not protected: the project's own programs and manifests, which the agent must be able to
  * edit and which a build, test or run command executes by design ({@code Makefile}, {@code build.rs},

@@ -451,7 +451,7 @@ final class Limits {
      */
     long enforceTmp(Path dir) {
         // by descriptor, never following a link: another command of the workspace may still be running and swapping
-        // a directory here for a symlink to ~/.ssh (issue 9 E-E); a path walk would delete through it
+        // a directory here for a symlink to ~/.ssh; a path walk would delete through it
         long total;
         try {
             total = NoFollowFs.size(dir);

@@ -89,7 +89,7 @@ final class NativeEngine implements AutoCloseable {
     private volatile ProtectedWatch watch;
     /**
      * Sandboxed commands and long-lived processes running now, by commandId: what a mid-command intervention (a
-     * repository planted while a command runs, issue 9 E-A) must stop before it moves anything.
+     * repository planted while a command runs) must stop before it moves anything.
      */
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     /** The snapshot a running command is judged from after an intervention handled part of what it did. */
@@ -296,7 +296,7 @@ final class NativeEngine implements AutoCloseable {
      * long-lived one is ended first), and the {@code .git} checked not to be a link or another sandbox's placeholder.
      * The whole {@code .git} is denied, and srt adds {@code .git/hooks} for a {@code .git} directory: for an absent
      * path bubblewrap must create a mount point inside the read-only {@code .git}, which fails, and so did every command
-     * in such a repository (red team 4). Git makes this directory itself in a normal repository.
+     * in such a repository. Git makes this directory itself in a normal repository.
      */
     private void giveHooksDir() {
         if (Platform.current() == Platform.MACOS) {
@@ -389,7 +389,7 @@ final class NativeEngine implements AutoCloseable {
         }
         extras.addAll(ReadScope.toolDirs(pathDirs, java.util.Arrays.asList(tools.node(), tools.bash(), tools.socat(),
                 tools.rg()), env.home()));
-        // version-manager roots behind PATH entries (issue 12): readable, with their secrets denied by literal path
+        // version-manager roots behind PATH entries: readable, with their secrets denied by literal path
         List<Path> readable = new ArrayList<>(extras);
         readable.addAll(policy.readableRoots());
         Toolchains.Plan tc = Toolchains.plan(env, policy.agentWritable(), readable);
@@ -438,7 +438,7 @@ final class NativeEngine implements AutoCloseable {
             uncovered = replacedUnderLongLived(before);
         }
         if (uncovered != null && liveProcesses.stream().allMatch(SandboxProcess::stopped)) {
-            // every command runs under the protected set current at its start (issue 9 E-B): a long-lived process
+            // every command runs under the protected set current at its start: a long-lived process
             // started under the old set would keep writing where the new one denies, so it is ended (its owner says
             // so: NodeRepl reports the lost state) and srt re-initialised before this command is wrapped. Only when
             // each is stopped between evaluations: then the new paths are provably not its doing. One that is running
@@ -453,7 +453,7 @@ final class NativeEngine implements AutoCloseable {
         Path unnamed = unnameable(before);
         if (unnamed != null) {
             // srt's configuration and the warm server's requests are text: srt would be told to protect another path
-            // and this one would be writable (stop 33's red team wrote a human's sub\xff/.vscode/settings.json)
+            // and this one would be writable (a command could write a human's sub\xff/.vscode/settings.json)
             throw new IOException("the protected path " + unnamed + " has a name that is not valid UTF-8 (shown with "
                     + "\uFFFD for its bytes): the sandbox engine is configured in text and cannot be told to protect it, "
                     + "so nothing runs while it is there; rename it, then run the command again");
@@ -461,7 +461,7 @@ final class NativeEngine implements AutoCloseable {
         ProtectedWatch w = watch;
         if (w != null) {
             // this command's links and those of every command still running: one that started while a command's
-            // replacement stood took in the agent's file, and must not end the guard of the link (red team 11)
+            // replacement stood took in the agent's file, and must not end the guard of the link
             Set<Path> guarded = new HashSet<>(ProtectedScan.guarded(policy.workspace(), before.files()));
             guarded.addAll(ProtectedScan.guarded(policy.workspace(), humanLinks()));
             w.guard(guarded);
@@ -516,8 +516,8 @@ final class NativeEngine implements AutoCloseable {
 
     /**
      * The protected symlinks the live commands started with, each as the newest start that saw it as a link: a command
-     * that started while another's replacement stood saw the agent's file there, not the human's link (red team 11:
-     * judged from that command alone, the link was no longer guarded while it ran). Reads only concurrent maps, so a
+     * that started while another's replacement stood saw the agent's file there, not the human's link
+     * (judged from that command alone, the link would not be guarded while it ran). Reads only concurrent maps, so a
      * command's start does not wait on {@link #scanLock} for it (another command's end scan may hold it).
      */
     private Map<Path, ProtectedScan.Key> humanLinks() {
@@ -574,7 +574,7 @@ final class NativeEngine implements AutoCloseable {
         known.forEach((path, k) -> {
             ProtectedScan.Key now = before.files().get(path);
             // the same link leading to the same file: a symlink on its way replaced (a directory or another link in a
-            // hop's place) leads srt to the agent's file instead, and the human's stays writable (red team on 017b102)
+            // hop's place) leads srt to the agent's file instead, and the human's stays writable
             if (now != null && k.link() != null && k.link().equals(now.link()) && k.real() != null
                     && k.real().equals(now.real())) {
                 return;
@@ -603,7 +603,7 @@ final class NativeEngine implements AutoCloseable {
 
     /**
      * Makes each noted human link ({@link #restoredLinks}) whose path holds nothing now: a put-back that a placeholder
-     * blocked (red team on 017b102: the human's .env was gone for good once that sandbox ended). Unrecorded: its
+     * blocked (else the human's .env would be gone for good once that sandbox ended). Unrecorded: its
      * removal was recorded when it happened.
      */
     private void owedLinks() {
@@ -621,8 +621,9 @@ final class NativeEngine implements AutoCloseable {
     /**
      * A protected file that a live long-lived process was started over and that the host has since replaced (another
      * inode at the path: an editor's save renames a new file over it), or null. The bind srt made over the old one
-     * went with it out of that process's mount namespace, so the process could write the new one (red team 7, the
-     * NodeRepl form of A4): like a new protected file, it ends the process before its next evaluation.
+     * went with it out of that process's mount namespace, so the process could write the new one (the
+     * human's editor saves .env while the REPL lives): like a new protected file, it ends the process before its next
+     * evaluation.
      */
     private String replacedUnderLongLived(ProtectedScan.Snapshot now) {
         for (Map<Path, Object> start : longLivedStart.values()) {
@@ -755,8 +756,8 @@ final class NativeEngine implements AutoCloseable {
                 && mounts.generation() == preparedGeneration;
         preparedLayout = null;
         // counted before srt decides which denied paths exist (at wrap time): a placeholder on the way to one is held
-        // from now on, so no other command's end moves it away before this sandbox's bubblewrap binds it (red team 4:
-        // "Can't find source path .git" when a warm command ended meanwhile)
+        // from now on, so no other command's end moves it away before this sandbox's bubblewrap binds it (else
+        // bubblewrap fails with "Can't find source path .git" when a warm command ends meanwhile)
         String pending = "pending-" + UUID.randomUUID();
         mounts.open(pending, deniedPaths(extras));
         wrapping.run();
@@ -812,15 +813,15 @@ final class NativeEngine implements AutoCloseable {
                 }
             }
             // a symlinked one goes too when its target is a regular file: srt denies the target, as a re-initialise
-            // would (red team 6 A2: a `.env.custom -> config/prod.env` made beside a running process was written
-            // through). Not a dangling one (srt would make a placeholder at its target), nor one to a directory: srt
-            // would bind that read-only whole (`.env.dir -> .` made the workspace read-only, and a per-command wrap
-            // failed on the placeholders inside it — red team 7 A7)
+            // would (else a `.env.custom -> config/prod.env` made beside a running process is written through). Not
+            // a dangling one (srt would make a placeholder at its target), nor one to a directory: srt would bind
+            // that read-only whole (`.env.dir -> .` would make the workspace read-only, and a per-command wrap
+            // fail on the placeholders inside it)
             if (Files.isSymbolicLink(acc) ? Files.isRegularFile(acc)
                     : Files.exists(acc, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 out.add(acc.toString());
             } else if (Files.isSymbolicLink(acc)) {
-                // a symlinked protected directory (.husky -> tools/husky, red team 8 C4): its target itself, when
+                // a symlinked protected directory (.husky -> tools/husky): its target itself, when
                 // that is a directory inside the workspace holding nothing srt would have to make a placeholder in
                 Path target = denyableDirTarget(acc, ws, lits);
                 if (target != null) {
@@ -965,7 +966,7 @@ final class NativeEngine implements AutoCloseable {
                 before = scan();
                 // unless a protected path came meanwhile that its wrap was not given (saved while it started, after
                 // the snapshot its denies came from; or a long-lived process ended in between, so none were given):
-                // the shell would keep it writable for the rest of the run (red team 6 A1). It is dropped, and this
+                // the shell would keep it writable for the rest of the run. It is dropped, and this
                 // command goes to a fresh sandbox, whose start judges the new path as any command's does
                 List<String> given = shell.denied();
                 // srt's own mount points (another live sandbox's empty .claude/commands, …) are no new paths
@@ -1748,8 +1749,8 @@ final class NativeEngine implements AutoCloseable {
 
     /**
      * The protected symlinks a command started with, from its untracking until its end scan has run: meanwhile its
-     * replacement of one may still stand, and a command wrapped then must get the link's target denied (red team on
-     * 017b102: with the end scan held up, a command wrapped in that gap wrote the human's file once the link was back).
+     * replacement of one may still stand, and a command wrapped then must get the link's target denied (with the
+     * end scan held up, a command wrapped in that gap could write the human's file once the link was back).
      */
     private final Map<String, Ending> ending = new ConcurrentHashMap<>();
 
@@ -1759,7 +1760,7 @@ final class NativeEngine implements AutoCloseable {
     private static final long ENDING_MAX_NANOS = 60_000_000_000L;
 
     /**
-     * The watch saw a name that may complete a repository layout (issue 9 E-A): while a command runs, host git in
+     * The watch saw a name that may complete a repository layout: while a command runs, host git in
      * that directory would obey the agent's config at once. Handled off the watch thread (which the scan needs).
      */
     private void repositoryMayHaveAppeared() {
@@ -1825,8 +1826,8 @@ final class NativeEngine implements AutoCloseable {
             List<ProtectedScan.Change> restored = ProtectedScan.restoreLinks(policy, human, false);
             noteRestored(restored, human);
             for (ProtectedScan.Change c : restored) {
-                // a command replacing it in a loop is put back each time, but recorded a few times only (red team
-                // 11: 780 records from one 4 s command)
+                // a command replacing it in a loop is put back each time, but recorded a few times only (one 4 s
+                // command can replace it hundreds of times)
                 int n = counts.merge(c.path(), 1, Integer::sum);
                 if (n > GUARD_RECORDS + 1) {
                     continue;
@@ -1938,8 +1939,8 @@ final class NativeEngine implements AutoCloseable {
                     return;
                 }
                 // a stopped process working inside what goes to the quarantine (its cwd, root or an open directory
-                // there) would follow it into the state dir and write on in there (red team 4: it re-armed the
-                // quarantined repository with a core.fsmonitor config): such a process is ended, not thawed; the
+                // there) would follow it into the state dir and write on in there (it could re-arm
+                // the quarantined repository with a core.fsmonitor config): such a process is ended, not thawed; the
                 // rest of the command runs on
                 List<Path> moved = git.stream().map(ProtectedScan.Change::quarantinedTo).filter(q -> q != null)
                         .toList();
@@ -2244,8 +2245,8 @@ final class NativeEngine implements AutoCloseable {
                 ProtectedScan.Key was = b.files().get(h);
                 if (was != null && was.link() != null && (k == null || !was.link().equals(k.link()))) {
                     // a protected symlink this command started with is not the same link now: perhaps this command's
-                    // doing, so its own end scan must still see the link it started with and put it back (red team
-                    // 9 F1/F2: rebased onto the agent's file, it was never restored)
+                    // doing, so its own end scan must still see the link it started with and put it back (rebased
+                    // onto the agent's file, it would never be restored)
                     continue;
                 }
                 if (k == null) {
@@ -2591,7 +2592,8 @@ final class NativeEngine implements AutoCloseable {
         }
         log.settleAll();
         mounts.dropStash();
-        // by descriptor: in rlimits mode nothing guarantees a detached sandboxed process is gone yet (issue 9 E-E)
+        // by descriptor: in rlimits mode nothing guarantees a detached sandboxed process is gone yet, and it may have
+        // swapped a directory here for a symlink that a path walk would follow
         NoFollowFs.deleteTree(sessionTmp);
         if (sessionTmp != null) {
             SrtRuntime.deleteTree(SrtBridge.bridgeTmp(sessionTmp));

@@ -171,7 +171,7 @@ final class NoFollowFs {
             throw new IOException("not an entry: " + p);
         }
         // the entry's own name object keeps its raw bytes; Path.of(n.toString()) would re-encode a name that is not
-        // valid UTF-8 and miss the file (issue 9 item 6: byte-exact names)
+        // valid UTF-8 and miss the file (names are byte-exact)
         return n;
     }
 
@@ -187,7 +187,7 @@ final class NoFollowFs {
         try {
             for (Path part : abs) {
                 // the component itself, its bytes as they are: Path.of(part.toString()) re-encodes a name that is not
-                // valid UTF-8 and opens another directory, or none (stop 33's red team: such a quarantine failed)
+                // valid UTF-8 and opens another directory, or none (a quarantine would fail)
                 Path component = part;
                 at = at.resolve(component);
                 SecureDirectoryStream<Path> next;

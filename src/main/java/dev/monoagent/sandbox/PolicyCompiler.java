@@ -32,7 +32,7 @@ final class PolicyCompiler {
 
     /**
      * Depth of srt's own nested dangerous-file scan, which walks the workspace on every wrap (its schema allows
-     * 1..10): 1, the top level only, so a wrap costs the same at any repository size (issue 12 part 2). Everything
+     * 1..10): 1, the top level only, so a wrap costs the same at any repository size. Everything
      * srt's scan found deeper is in our literal deny list instead — {@link #nestedDangerous} finds it at any depth,
      * in any letter case and under {@code node_modules} too, from the unbounded walk or the watch index, and the
      * engine re-initialises (or, while a long-lived process runs, adds per-command denies) when one appears.

@@ -16,7 +16,7 @@ import java.util.Set;
  * Whether an entry stands at a path (a final symlink not followed, as {@code Files.exists(p, NOFOLLOW_LINKS)} says),
  * for many paths that are mostly absent: the protected names checked before and after every command. The JDK has no
  * call for that which does not throw when nothing is there, and each {@code NoSuchFileException} costs its stack
- * trace: 40–60 absent names per command cost ≈ 0.5 ms of a warm command's ≈ 8 ms here (ADR 0021, twelfth round). So
+ * trace: 40–60 absent names per command cost ≈ 0.5 ms of a warm command's ≈ 8 ms here (ADR 0021). So
  * each parent is listed once (one {@code getdents} for the workspace root's few dozen entries) and the names looked up
  * in that listing. A parent with more than {@link #CAP} entries, or one that cannot be read, is answered by one
  * {@code lstat} per path as before, so the cost stays flat in the directory's size.
@@ -31,8 +31,8 @@ final class Presence {
     static final int CAP = 256;
     /**
      * Per parent asked about: its entries' names, or null when it is answered per path. Names as paths, never strings:
-     * a path compares its bytes, while two names that are not valid UTF-8 can decode to one string (stop 33's red team:
-     * {@code a\xff} deleted beside {@code a\xfe} was taken for present).
+     * a path compares its bytes, while two names that are not valid UTF-8 can decode to one string
+     * ({@code a\xff} deleted beside {@code a\xfe} would be taken for present).
      */
     private final Map<Path, Set<Path>> listed = new HashMap<>();
 

@@ -33,13 +33,13 @@ import java.util.Set;
 final class ProtectedScan {
     /**
      * One protected path's identity at snapshot time: size, mtime, file key and ctime. The file key alone is no
-     * identity — ext4 hands a freed inode number straight back, so two editor saves in a row restore it (red team 8
-     * A1) — and ctime, which nothing sandboxed can set, also changes with a write that keeps size and mtime. For a
+     * identity — ext4 hands a freed inode number straight back, so two editor saves in a row restore it — and
+     * ctime, which nothing sandboxed can set, also changes with a write that keeps size and mtime. For a
      * symlink, {@code link} is its text: srt binds only the link's target, so the link itself is an ordinary entry a
      * command can replace, and {@link #detect} puts it back as it was. {@code hops} are the other symlinks met while
      * resolving it ({@code .env -> conf/prod.env} with {@code conf -> envs}: srt bound only {@code envs/prod.env}, so a
-     * command that repoints the unprotected {@code conf} changes what {@code .env} reads without touching it — red
-     * team 9 F3), and {@code real} is where it led; both null for anything but a symlink.
+     * command that repoints the unprotected {@code conf} changes what {@code .env} reads without touching it), and
+     * {@code real} is where it led; both null for anything but a symlink.
      */
     record Key(long size, long mtime, Object fileKey, long ctime, String link, List<Hop> hops, String real) {
         Key(long size, long mtime, Object fileKey) {
@@ -247,7 +247,7 @@ final class ProtectedScan {
         for (Path lit : denyLiterals) {
             // with its identity, as for the protected files below: a literal the host replaced (an editor's save of a
             // protected link's target, now a literal; the human's `git config` renaming a new .git/config in) takes the
-            // bind over it out of a warm shell's mount namespace (red team on 42a59a3: the target was writable there)
+            // bind over it out of a warm shell's mount namespace, where the target would be writable
             Object id = present.exists(lit) ? fileKeyOrNull(lit) : null;
             if (id != null && !mountPoint.test(lit)) {
                 layout.add("L " + lit + " " + id);
@@ -308,8 +308,8 @@ final class ProtectedScan {
             // partial snapshot: compared as is
         }
         // with its identity: a file replaced on the host (an editor's save renames a new file over it) takes the
-        // bind over it out of a warm shell's mount namespace, so a shell made for the old one must not be reused
-        // (red team 7 A4; a repointed symlink likewise, A5)
+        // bind over it out of a warm shell's mount namespace, so a shell made for the old one must not be reused (a
+        // repointed symlink likewise)
         out.forEach((f, k) -> layout.add("P " + f + " " + k.identity()));
         // a live sandbox's placeholder is not part of the layout: it comes and goes with the sandboxes (a warm shell's
         // commands each bind their own), and srt's arguments for the paths below it are the same either way
@@ -509,7 +509,7 @@ final class ProtectedScan {
     /**
      * The paths whose change {@link #restoreLinks} would undo: every protected symlink in {@code files} and every
      * symlink on its way, with each directory above them below {@code ws} (renaming {@code app} away and another
-     * directory in its place replaces {@code app/.env} without an event that names it: red team 11). The watch calls
+     * directory in its place replaces {@code app/.env} without an event that names it). The watch calls
      * the engine back when an entry at one of them is created, removed or renamed while a command runs.
      */
     static Set<Path> guarded(Path ws, Map<Path, Key> files) {
@@ -589,8 +589,8 @@ final class ProtectedScan {
      */
     private static void hops(Policy p, Path path, Key was, Path[] ldir, List<Change> out, boolean ledTo) {
         // also for a link that led nowhere (its target not made yet): the hops up to the missing part are the human's
-        // (red team 10: .env -> conf/prod.env, conf -> envs with no envs yet; the command repointed conf to its own
-        // directory, nothing was checked, and the next command's srt even bound the agent's file as the protected one)
+        // (.env -> conf/prod.env, conf -> envs with no envs yet: a command that repoints conf to its own directory
+        // must be caught, or the next command's srt binds the agent's file as the protected one)
         if (was.hops() == null) {
             return;
         }

@@ -35,7 +35,7 @@ import java.util.function.Supplier;
  * A host-side inotify watch (the JDK's {@link WatchService}) on every directory of the writable roots for the engine's
  * lifetime. It does three jobs:
  * <ol>
- *   <li><b>Index</b> (issue 12 part 2): the set {@link ProtectedFinder#find} would return for the workspace, kept
+ *   <li><b>Index</b>: the set {@link ProtectedFinder#find} would return for the workspace, kept
  *       current from events, so the before/after-command scans cost what changed instead of a walk of every file.
  *       Each event re-evaluates the path it names from the disk as it is now ({@code lstat}): a new or renamed-in
  *       directory is walked whole (watched before it is listed, so nothing created meanwhile is missed), a removed
@@ -46,7 +46,7 @@ import java.util.function.Supplier;
  *       then started in the background. Overflow never means a skipped scan.</li>
  *   <li><b>Created-then-deleted</b>: a protected name ({@code .env.*}, a nested {@code .git}) seen created is
  *       remembered, so one deleted again before the after-command scan is still recorded.</li>
- *   <li><b>Repository planted during a command</b> (issue 9, E-A): a new {@code HEAD}, {@code commondir},
+ *   <li><b>Repository planted during a command</b>: a new {@code HEAD}, {@code commondir},
  *       {@code objects}/{@code refs} next to a {@code HEAD}, or a {@code .git} that is not a directory is handed to
  *       {@code onRepo} at once, so the engine can stop the command and neutralise it while it still runs.</li>
  * </ol>
@@ -64,7 +64,7 @@ final class ProtectedWatch implements AutoCloseable {
 
     /** Events of one key from which its directory is listed once instead of an lstat per event (see handle). */
     private static final int BATCH = 4;
-    /** Names whose appearance may complete a repository layout host git would obey (E-A). */
+    /** Names whose appearance may complete a repository layout host git would obey. */
     private static final Set<String> REPO_NAMES = Set.of("HEAD", "commondir", "objects", "refs", ".git");
 
     /** Test hook: fails every registration from the n-th on with the watch-limit error (0: never). */
@@ -160,7 +160,7 @@ final class ProtectedWatch implements AutoCloseable {
         onGuarded = listener == null ? p -> { } : listener;
     }
 
-    /** Who to tell when a repository layout may have appeared (E-A); called on a thread of its own choosing. */
+    /** Who to tell when a repository layout may have appeared; called on a thread of its own choosing. */
     void onRepository(Consumer<Path> listener) {
         onRepo = listener == null ? p -> { } : listener;
     }
@@ -261,7 +261,7 @@ final class ProtectedWatch implements AutoCloseable {
 
     private void distrust() {
         // no kept key is proof of a watch any more: after a queue overflow the kernel may have dropped the IN_IGNORED
-        // that would have cancelled one, and its inode number may be a new directory's now (red team 5) — the
+        // that would have cancelled one, and its inode number may be a new directory's now — the
         // rebuild registers every directory again
         byPath.clear();
         distrustSeq = seq.incrementAndGet();
@@ -324,7 +324,7 @@ final class ProtectedWatch implements AutoCloseable {
                 overflowSeq = seq.incrementAndGet();
                 distrust();
                 // a lost event may have been the one completing a repository (a HEAD renamed in amid a flood of
-                // creates, red team 7 A9): the engine judges the tree now, from a walk (the index is distrusted)
+                // creates): the engine judges the tree now, from a walk (the index is distrusted)
                 onRepo.accept(policy.workspace());
                 continue;
             }
@@ -424,8 +424,7 @@ final class ProtectedWatch implements AutoCloseable {
 
     /**
      * A non-directory that may make host git see a repository: {@code HEAD}, {@code commondir}, a {@code .git} file,
-     * or an {@code objects}/{@code refs} symlink (git follows it: a layout completed by {@code ln -s ../r refs}, red
-     * team 7 A1).
+     * or an {@code objects}/{@code refs} symlink (git follows it: a layout completed by {@code ln -s ../r refs}).
      */
     private void repoCandidate(Path p) {
         String n = name(p);

@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * What the sandbox may read (issue 9, item 10): the readable and writable roots, the session temp dir, the dirs on
+ * What the sandbox may read: the readable and writable roots, the session temp dir, the dirs on
  * PATH (and the tools' own install dirs), and the system directories tools need — nothing else. What the agent
  * reads goes to the model provider, so other projects' {@code .env} files in {@code /srv}, {@code /opt},
  * {@code /tmp}, {@code /home/*} or a second mount must not be readable.

@@ -22,7 +22,7 @@ import java.util.Set;
  * path itself, an empty directory for a missing parent), and bubblewrap creates that component in the workspace: an
  * empty file with no write bits, or an empty directory — there for as long as that sandbox lives, and past it until
  * srt's counter of outstanding wraps is back at zero. Moving or deleting one from the host detaches that sandbox's
- * bind, and the denied path becomes writable inside it (attack 3, A11), so no scan may quarantine, restore or record
+ * bind, and the denied path becomes writable inside it, so no scan may quarantine, restore or record
  * one while any sandbox of the engine lives. Once none does, whatever is left is removed ({@link #close}).
  *
  * <p>Computed from what srt is given, the same rule it applies (first missing component at wrap time), not from its
@@ -395,8 +395,8 @@ final class SrtMountPoints {
     /**
      * What makes a {@code .git} placeholder a repository: a wrap made while one is on the host (another sandbox's:
      * an empty directory, read-only only inside that sandbox) sees an existing {@code .git} directory, and srt then
-     * denies only the entries it was given — so these are given too (red team 3: a second sandbox wrote HEAD, objects
-     * and refs into the placeholder, and host git saw a repository).
+     * denies only the entries it was given — so these are given too (else a second sandbox
+     * could write HEAD, objects and refs into the placeholder, and host git would see a repository).
      */
     static final List<String> REPOSITORY_ENTRIES = List.of("HEAD", "objects", "refs", "commondir", "config.worktree",
             "modules", "worktrees", "index", "packed-refs");

@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Version-manager toolchains inside the sandbox (issue 12, part 1). Home is read-denied and only the PATH entries are
+ * Version-manager toolchains inside the sandbox. Home is read-denied and only the PATH entries are
  * bound back, so a pyenv shim in {@code ~/.pyenv/shims} dies on {@code ~/.pyenv/libexec/pyenv}, an nvm {@code npm}
  * link into {@code lib/node_modules}, a cargo proxy on {@code ~/.rustup}, a pipx link in {@code ~/.local/bin} on its
  * venv. Here, from the host's PATH and the managers' variables, is what else becomes readable:
@@ -60,9 +60,9 @@ public final class Toolchains {
             "VOLTA_HOME", "BUN_INSTALL");
 
     /**
-     * Secrets under home (relative), unreadable by every tool whatever {@code readableRoots} says (issue 12's list and
-     * the ones like it: each holds a credential a command needs no copy of to build or test — a token, a password, a
-     * private key, a signed-in session). Similar paths left readable on purpose: {@code ~/.config/pip} beyond
+     * Secrets under home (relative), unreadable by every tool whatever {@code readableRoots} says (each holds a
+     * credential a command needs no copy of to build or test — a token, a password, a private key, a signed-in
+     * session). Similar paths left readable on purpose: {@code ~/.config/pip} beyond
      * {@code pip.conf} (nothing secret), {@code ~/.terraform.d} beyond its credentials file (the plugin cache
      * terraform needs), {@code ~/.m2/repository} and {@code ~/.gradle/caches} (the build caches).
      */

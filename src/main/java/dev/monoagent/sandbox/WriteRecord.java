@@ -17,9 +17,9 @@ import java.util.function.Function;
  *   <li>a path on the sandbox's own filesystems — {@code /proc}, {@code /dev}, the empty tmpfs over every
  *       read-denied directory ({@code /tmp}, home ...): the outcome is not known. A file made there stays inside the
  *       sandbox, but a link the agent made there, or {@code /proc/self/cwd}, can lead to a workspace file, and a
- *       write through it is then on the host (or refused, if that file is protected). Red team A10: such writes
- *       were recorded as "allowed there … no host file was written" both when they had reached the workspace and when
- *       a protected file had refused them;</li>
+ *       write through it is then on the host (or refused, if that file is protected). So such a write is
+ *       never recorded as "allowed there … no host file was written": it may have reached the workspace, or a
+ *       protected file may have refused it;</li>
  *   <li>a path whose last components name a protected workspace file ({@code .env}, {@code .git/hooks/pre-commit})
  *       says so, whatever it goes through, so a probe of a protected file through an alias is visible as one.</li>
  * </ul>

@@ -157,7 +157,7 @@ final class NodeReplSession implements AutoCloseable {
                 break;
             }
         }
-        // the protected files may have changed since the REPL started: then it must not run again (issue 9 E-B)
+        // the protected files may have changed since the REPL started: then it must not run again under the old denies
         String ended = process.refresh();
         if (ended != null) {
             dead = true;

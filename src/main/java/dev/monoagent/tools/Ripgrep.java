@@ -77,7 +77,7 @@ final class Ripgrep {
         }
         Path bwrap = ctx.binaries().bwrap();
         if (bwrap == null && dev.monoagent.sandbox.Platform.current() != dev.monoagent.sandbox.Platform.LINUX) {
-            // macOS has no bubblewrap and no confined walk yet (issue 14): rg walks by path there, as before
+            // macOS has no bubblewrap and no confined walk yet: rg walks by path there
             return run(argv, cwd);
         }
         if (bwrap == null) {

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The mount namespace the host's rg walks in (issue 9 E-D). rg opens directories by path, so a sandboxed process that
+ * The mount namespace the host's rg walks in. rg opens directories by path, so a sandboxed process that
  * swaps a workspace directory for a symlink to {@code ~/.ssh} between rg's listing and its open would lead the walk
  * there, and Grep would quote the key. rg therefore runs under bubblewrap in a namespace that holds only what the
  * file tools may read anyway — the readable and writable roots of the compiled policy, carved down to its one read

@@ -38,7 +38,7 @@ const mac = (...parts) => {
 
 // Everything this server runs itself runs with its namespace's capabilities: by absolute path (checked by the host to
 // lie outside anything writable inside the sandbox), never looked up on PATH, and with a fixed environment (no PERL5LIB,
-// PERL5OPT, LD_*) — a name a command could plant on PATH would otherwise run as root of this namespace (red team).
+// PERL5OPT, LD_*) — a name a command could plant on PATH would otherwise run as root of this namespace.
 const OWN_ENV = { PATH: '/usr/bin:/bin', LANG: 'C' };
 // this server is root of a user namespace of its own (the wrapped command is `unshare --user --map-root-user --mount
 // -- node …`), which owns the mount namespace the commands run in; they get the host's ids back in theirs
@@ -86,7 +86,7 @@ function pids() {
   return fs.readdirSync('/proc').filter((n) => /^[0-9]+$/.test(n)).map(Number);
 }
 // /proc here is the sandbox's outer pid namespace, while srt's apply-seccomp starts us one level deeper: kill() takes
-// the pid as this namespace numbers it (the NSpid entry at our depth), not the one /proc is listed by (red team)
+// the pid as this namespace numbers it (the NSpid entry at our depth), not the one /proc is listed by
 function nspid(p) {
   try {
     const m = /^NSpid:\s+(.*)$/m.exec(fs.readFileSync('/proc/' + p + '/status', 'latin1'));
@@ -112,7 +112,7 @@ function stillThere(p) {
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
 // A process runs nothing only when every thread of it has exited: a leader that ended with SYS_exit (not exit_group)
-// shows Z while its other threads go on, visible only under /proc/<pid>/task (red team, attack on ef5b1a9).
+// shows Z while its other threads go on, visible only under /proc/<pid>/task.
 function dead(pid) {
   let tasks;
   try { tasks = fs.readdirSync('/proc/' + pid + '/task'); } catch (e) { return true; }
@@ -205,7 +205,7 @@ const TPL = { f: fs.statSync(TEMPLATES + '/f', { bigint: true }), d: fs.statSync
 // (POSIX and Fcntl alone made its private memory five times larger: it calls setsid, dup3 and exit_group directly and
 // takes the open(2) flags from Node), and it keeps to one CPU, as does each forked process until just before its exec,
 // when it gets back every CPU the helper was allowed — the command itself is not confined. Measured on a 2-core VM, old
-// and new server in one JVM: 20.6 / 17.3 ms per command before, 18.7 / 15.5 after (ADR 0021, seventh round).
+// and new server in one JVM: 20.6 / 17.3 ms per command before, 18.7 / 15.5 after (ADR 0021).
 const OPEN_FLAGS = ['O_RDONLY', 'O_WRONLY', 'O_CREAT', 'O_EXCL', 'O_NOFOLLOW', 'O_DIRECTORY']
   .map((n) => 'sub ' + n + ' () { ' + Number(fs.constants[n]) + ' }').join(' ');
 const HELPER = 'use strict; ' + OPEN_FLAGS + `
@@ -231,8 +231,8 @@ my $pinned = 0;
 }
 # What a command can change on this process although it holds no capability here, being the same user: its nice
 # value, scheduling policy, I/O priority, resource limits and OOM score — which every process forked from it would
-# inherit, so one command could slow down or limit every later one of the run (red team 12: renice, chrt -i,
-# prlimit --nofile/--fsize on the helper carried over). Taken now, and compared before each fork: any change ends
+# inherit, so one command could slow down or limit every later one of the run (renice, chrt -i,
+# prlimit --nofile/--fsize on the helper would carry over). Taken now, and compared before each fork: any change ends
 # this helper, and with it the server, so the host gives the next command a fresh sandbox and the run a new shell.
 my @LIMITS = qw(cpu fsize data stack core rss nproc nofile memlock as locks sigpending msgqueue nice rtprio rttime);
 sub own_state {
@@ -474,11 +474,11 @@ let busy = false;
 // read ends; this server opens those through /proc/<helper>/fd/<n> at once, while no command process exists — a pipe
 // opened there is the pipe itself, and no command may open a descriptor of the helper (it holds no capability in this
 // namespace; the helper is not dumpable either). A failure there is a doubt before the next command's start frame, so
-// that command runs on a fresh per-command sandbox (red team on the first version, which opened them after the command
-// started: a command lowered this server's descriptor limit, and the next command started and was killed). They have
-// no name anywhere, so a command cannot plant, replace or join another command's pipes (red teams 3 and 4 did, when they
-// were FIFOs in /dev/shm), and no write-intent call is made for them: srt's observer reported each of the 8 such calls
-// per command (mkfifo, opens for writing, unlinks) to the host, which dropped them (ADR 0021, tenth round).
+// that command runs on a fresh per-command sandbox (opened after the command started, they would let a command lower
+// this server's descriptor limit, so that the next command started and was killed). They have no name anywhere, so a
+// command cannot plant, replace or join another command's pipes (as it could with FIFOs in /dev/shm), and no
+// write-intent call is made for them (FIFOs cost 8 such calls per command — mkfifo, opens for writing, unlinks —
+// each reported by srt's observer to the host, which drops them; ADR 0021).
 const net = require('node:net');
 // the command's stdin file, when it has one, and the start-up probe's bind target: in the sandbox's private /dev/shm
 const IO_DIR = fs.mkdtempSync('/dev/shm/.mono-agent-warm-');

@@ -10,7 +10,7 @@
 // reply to its request and to its exact bytes, so neither a frame written by user code (which shares fd 1) nor one
 // whose body another writer's bytes interleaved with can pass; the host ends the REPL on the first frame that fails.
 // Known limit (not fixable in one process): the key is in this process's memory, which code in the worker can read
-// through /proc/self/mem (the red team found it and signed a forged reply). The frames separate program output from
+// through /proc/self/mem and sign a forged reply with. The frames separate program output from
 // replies; they do not make a reply trustworthy once agent code ran here. See docs/sandbox-probes.md.
 (function monoAgentReplServer() {
 const fs = require('node:fs');

@@ -130,8 +130,8 @@ class InstanceTest {
     }
 
     /**
-     * Issue 9 "also seen": a {@code tools call} hung for 14 minutes with the control server's accept parked. A peer
-     * that connects and never sends its request is disconnected after the request wait, and the instance keeps
+     * A peer that connects and never sends its request must not park the control server's accept (a {@code tools
+     * call} would hang behind it): it is disconnected after the request wait, and the instance keeps
      * answering others meanwhile.
      */
     @Test

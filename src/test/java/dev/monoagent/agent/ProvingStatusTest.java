@@ -19,9 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, "also seen": right after a successful start, {@code status} said "last self-check failed" — the host-wide
- * record of some earlier check — while the instance was still proving its own engine. While it proves, the status
- * says so.
+ * Right after a successful start, while the instance is still proving its own engine, {@code status} must not say
+ * "last self-check failed" from the host-wide record of some earlier check: while it proves, the status says so.
  */
 class ProvingStatusTest {
     @TempDir

@@ -17,10 +17,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * What the run record and the report of an agent run of playbook step 7 must hold (issue 10's Done-when: "the run
- * record and the report hold all of it"), checked on the log a real loop wrote over the real sandbox: the prompt, the
- * model and its requests, every tool call with its outcome and duration, the blocked curl and the refused
- * {@code .env} write attributed to their calls, the answer — and no API key, through the CLI as a reviewer runs it.
+ * What the run record and the report of an agent run of playbook step 7 must hold, checked on the log a real loop wrote
+ * over the real sandbox: the prompt, the model and its requests, every tool call with its outcome and duration, the
+ * blocked curl and the refused {@code .env} write attributed to their calls, the answer — and no API key, through the
+ * CLI as a reviewer runs it.
  */
 final class StepSevenReport {
     private StepSevenReport() {}

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team A15: {@code tools call} runs its call in the workspace's instance; when that client goes away (Ctrl-C,
+ * {@code tools call} runs its call in the workspace's instance; when that client goes away (Ctrl-C,
  * SIGTERM, a closed socket) the command must stop there too, not run on until its timeout or {@code stop}. The
  * client is a real child JVM; the instance serves calls through a real {@link AgentService} over the real srt
  * sandbox; the command ignores TERM/INT/HUP itself, so only the instance killing its process group stops it.

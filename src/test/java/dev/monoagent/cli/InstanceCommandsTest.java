@@ -81,8 +81,8 @@ class InstanceCommandsTest {
         assertTrue(denied.out().contains("\"kind\":\"write\""), denied.out());
         assertTrue(!Files.exists(ws.resolve(".env")) || Files.readString(ws.resolve(".env")).isEmpty());
 
-        // issue 9c: commands through the instance run under the per-command limits (the red team ran 1,500
-        // processes that way): the command's own pids group, with its cap, is what /proc/self/cgroup names
+        // commands through the instance run under the per-command limits (else a fork bomb through it is
+        // unbounded): the command's own pids group, with its cap, is what /proc/self/cgroup names
         Files.writeString(ws.resolve("limits.sh"), """
                 awk -F: '$2 ~ /(^|,)pids(,|$)/ {print "/sys/fs/cgroup/pids" $3} $1 == "0" {print "/sys/fs/cgroup" $3}' \
                   /proc/self/cgroup | while read -r d; do [ -f "$d/pids.max" ] && echo "pids.max=$(cat "$d/pids.max") in $d"; done
@@ -90,7 +90,7 @@ class InstanceCommandsTest {
         CliHarness.Result lim = run("tools", "call", "Bash", "{\"command\":\"bash limits.sh\"}", "--run-id", "r1");
         assertTrue(lim.out().contains("pids.max=1024 in ") && lim.out().contains("mono-agent-"),
                 lim.out() + lim.err());
-        // and the instance's NodeRepl does not run between calls (red team E1 went through the instance)
+        // and the instance's NodeRepl does not run between calls (timers armed through the instance stay frozen)
         CliHarness.Result tick = run("tools", "call", "NodeRepl", "{\"code\":\"setInterval(() => require('fs')"
                 + ".appendFileSync('tick.txt', 'x'), 20); 'ticking'\"}", "--run-id", "r1");
         assertTrue(tick.out().contains("'ticking'"), tick.out() + tick.err());
@@ -118,8 +118,8 @@ class InstanceCommandsTest {
         Thread.sleep(500);
         assertTrue(run("status").out().contains("state: running (pid "), "the instance must survive the attempts");
 
-        // issue 9c: `sandbox check` revives a running instance whose engine died (it used to prove a separate engine
-        // and leave the instance broken until a restart)
+        // `sandbox check` revives a running instance whose engine died (proving a separate engine would leave the
+        // instance broken until a restart)
         long instancePid = Long.parseLong(status.replaceAll("(?s).*state: running \\(pid (\\d+).*", "$1"));
         List<ProcessHandle> bridges = ProcessHandle.of(instancePid).orElseThrow().descendants()
                 .filter(p -> p.info().commandLine().orElse("").contains("--input-type=module")).toList();

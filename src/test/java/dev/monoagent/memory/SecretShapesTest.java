@@ -93,8 +93,8 @@ class SecretShapesTest {
     }
 
     /**
-     * Red team A23: a letter-spaced key and a base64-encoded key were remembered (and came back in every later turn's
-     * recalled context). Both are looked through now; what is still not (hex, a key split across words, prose like
+     * A letter-spaced key and a base64-encoded key must not be remembered (they would come back in every later turn's
+     * recalled context). Both are looked through; what is still not (hex, a key split across words, prose like
      * "the password is ...") is said in README's memory row.
      */
     @Test

@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team A10: srt's feed gives the path string a write was attempted on, not where it led. Through an alias — a
- * link made in the sandbox's own /tmp or /dev/shm, or /proc/self/cwd — refused writes to protected files were
- * recorded as "allowed there … no host file was written", and writes that reached the workspace said the same. A
- * record now says only what the host knows: the outcome is not known from the feed, the protected name is named, and
- * what the command's own error or the host's files show afterwards is added. Real srt sandbox, host state checked.
+ * srt's feed gives the path string a write was attempted on, not where it led. Through an alias — a link made in the
+ * sandbox's own /tmp or /dev/shm, or /proc/self/cwd — a refused write to a protected file and a write that reached the
+ * workspace both look like "allowed there … no host file was written". A record says only what the host knows: the
+ * outcome is not known from the feed, the protected name is named, and what the command's own error or the host's files
+ * show afterwards is added. Real srt sandbox, host state checked.
  */
 class AliasWriteRecordTest {
     @TempDir

@@ -101,9 +101,9 @@ class BlindSpotTest {
             assertTrue(c.violations().stream().anyMatch(v -> v.tier() == Tier.DETECTED), c.violations().toString());
             // a repo made by an earlier command is only known to srt's own rg scan at the next wrap: that scan must
             // see through the .rgignore / .gitignore above
-            // a repository made by a command is taken out of host git's sight right after it (issue 9 item 4),
+            // a repository made by a command is taken out of host git's sight right after it,
             // whatever the ignore files above say
-            // (since issue 9 E-A it is moved out as soon as its HEAD appears, so git init itself may fail)
+            // (it is moved out as soon as its HEAD appears, so git init itself may fail)
             ExecOutcome.Completed later = exec(sb, ws, "git init -q later");
             assertFalse(Files.exists(ws.resolve("later/.git"), LinkOption.NOFOLLOW_LINKS), "new nested repo kept");
             assertTrue(later.violations().stream().anyMatch(v -> v.tier() == Tier.DETECTED

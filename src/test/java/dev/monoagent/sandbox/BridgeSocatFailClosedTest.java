@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The bridge's wait for srt's socat sockets (bridge.mjs: a spawn of a UNIX-LISTEN socat returns once its socket
  * exists, at most 1 s) must not let a broken bridge pass: a socat that exits, never listens, or leaves a plain file
- * where its socket should be leaves the engine unavailable and runs nothing (red team 13). And the socket directory is
+ * where its socket should be leaves the engine unavailable and runs nothing. And the socket directory is
  * out of a command's reach.
  */
 class BridgeSocatFailClosedTest {

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Closing the engine while a long-lived process's end is under way (NodeRepl's destroy right before the sandbox is
  * closed): the end — its wrap's cleanup, its end scan, what it quarantines into the state dir — finishes before close
- * returns. Found by the gate on 3df8c6b: such an end had already left the live set, close did not wait for it, and it
- * put the warm placeholders' stash back into the state dir while the test's temp dir was being deleted.
+ * returns. Such an end has already left the live set; were close not to wait for it, it would put the warm
+ * placeholders' stash back into the state dir while the caller deletes the temp dir.
  */
 class CloseAfterLongLivedEndTest {
     @TempDir
@@ -57,7 +57,7 @@ class CloseAfterLongLivedEndTest {
 
     /**
      * The same before a re-initialisation (a new protected file, no long-lived process running): an end already
-     * under way finishes first, so its wrap's cleanup does not run beside srt's re-initialise (review of 0703ddf; the
+     * under way finishes first, so its wrap's cleanup does not run beside srt's re-initialise (the
      * wait is in the re-initialisation itself, so a warm shell's start that re-initialises waits as well).
      */
     @Test

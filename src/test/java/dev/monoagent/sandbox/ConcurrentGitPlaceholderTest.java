@@ -21,13 +21,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Red team 3 (found while attacking 22700bf; it was there before, per-command sandboxes too): while one command's
- * placeholder for an absent {@code .git} is on the host — an empty directory, read-only only inside that command's
- * sandbox — a second sandbox wrapped meanwhile (a NodeRepl's kind) saw {@code .git} as an existing directory, got
- * srt's denies for the entries it was given only ({@code config}, {@code hooks}), and wrote {@code HEAD},
- * {@code objects}, {@code refs} and {@code commondir} into it: host git then saw a repository, and every later command
- * failed ("bwrap: Can't create file at .git/hooks"). A wrap made while a {@code .git} placeholder is out now denies the
- * entries that make a repository too.
+ * While one command's placeholder for an absent {@code .git} is on the host — an empty directory, read-only only
+ * inside that command's sandbox — a second sandbox wrapped meanwhile (a NodeRepl's kind, or a per-command one) sees
+ * {@code .git} as an existing directory and gets srt's denies for the entries it was given only ({@code config},
+ * {@code hooks}); it could write {@code HEAD}, {@code objects}, {@code refs} and {@code commondir} into it, host git
+ * would then see a repository, and every later command would fail ("bwrap: Can't create file at .git/hooks"). A wrap
+ * made while a {@code .git} placeholder is out denies the entries that make a repository too.
  */
 class ConcurrentGitPlaceholderTest {
     @TempDir

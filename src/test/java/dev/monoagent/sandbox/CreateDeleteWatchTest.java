@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, item 6 (the part left open): a {@code .env.*} written and deleted within one command is gone before the
+ * A {@code .env.*} written and deleted within one command is gone before the
  * after-command scan, but a host watcher could have read it meanwhile. It must be recorded, and so must a nested
  * repository created and removed again, a protected file renamed away, and one in an existing subdirectory.
  */
@@ -38,7 +38,7 @@ class CreateDeleteWatchTest {
             List<Violation> vs = r.violations();
             for (String f : List.of(".env.flash", "app/deep/.env.local2", ".env.moved", "sub/.git")) {
                 String abs = ws.resolve(f).toString();
-                // a repository is usually caught while the command still runs (issue 9 E-A: stopped and moved
+                // a repository is usually caught while the command still runs (stopped and moved
                 // out at once); one made and removed faster than that is recorded as created and deleted
                 assertTrue(vs.stream().anyMatch(v -> abs.equals(v.target()) && (v.reason().contains("created and "
                         + "deleted") || v.reason().contains("while the command ran")) && "call-cd".equals(v.callId())),

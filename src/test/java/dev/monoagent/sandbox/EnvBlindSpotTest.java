@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, item 6: new {@code .env.*} entries the post-command scan used to miss — symlinks (ripgrep does not list
+ * New {@code .env.*} entries a scan built on ripgrep would miss — symlinks (ripgrep does not list
  * them), names that are not valid UTF-8 (lost when rg's output is decoded), fifos — are recorded and moved out of the
  * workspace, byte-exact.
  */

@@ -224,7 +224,7 @@ class EscapeSuiteTest {
         a.add(new Attempt("git-config-in-repo", true, "git config core.hooksPath /tmp/evil-hooks", (c, id) -> {
             assertFalse(Files.readString(repo.resolve(".git/config")).contains("evil-hooks"));
         }));
-        // the whole git control dir is read-only to the agent (issue 9 item 2): reads work, commits are refused
+        // the whole git control dir is read-only to the agent: reads work, commits are refused
         a.add(new Attempt("git-commit-refused-git-reads-work", true,
                 "git -c user.email=a@b.c -c user.name=a commit -q --allow-empty -m test; echo rc=$?; git status "
                         + "--short >/dev/null && git diff >/dev/null && echo reads-ok",

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The freeze between NodeRepl evaluations (issue 9c, E1) is verified, not assumed: every process below the command
+ * The freeze between NodeRepl evaluations is verified, not assumed: every process below the command
  * must be stopped. A long-lived command whose child is taken out of the command's freezer group (as a process that
  * escaped its group would be) must not keep running unobserved: the checkpoint fails closed and ends the command.
  * Also: a long-lived process with a ticking child really is stopped between checkpoints, and runs again after resume.

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, escape E-A: a repository planted <em>during</em> a long command used to be live to host git until the
- * command ended (the after-command scan moved it only then): the reviewer's {@code git status} in that dir meanwhile
- * ran the agent's {@code core.fsmonitor} on the host. Now the watch sees the layout appear, the host stops the
+ * A repository planted <em>during</em> a long command must not be live to host git until the command ends (were the
+ * after-command scan to move it only then, the reviewer's {@code git status} in that dir meanwhile would run the
+ * agent's {@code core.fsmonitor} on the host). The watch sees the layout appear, the host stops the
  * command, moves the repository out (by descriptor) and records it on the call, then lets the command go on. Here
  * each layout is planted by a command that then sleeps; from one second after it appeared, host git runs in that
  * directory again and again while the command still sleeps, and the fsmonitor marker must never be written.
@@ -207,10 +207,10 @@ class GitPlantedDuringCommandTest {
     }
 
     /**
-     * Red team 7 A1: a bare layout whose {@code refs/} arrives as a symlink to a directory. The watch's trigger fired
-     * for HEAD (no layout yet) and for {@code objects}/{@code refs} directories only, so the symlink completing the
-     * layout woke nothing, and host git obeyed it ({@code core.bare=false} + {@code core.worktree}) while the command
-     * ran (3 of 3). An {@code objects}/{@code refs} symlink is a trigger now.
+     * A bare layout whose {@code refs/} arrives as a symlink to a directory. A trigger for HEAD (no layout yet) and for
+     * {@code objects}/{@code refs} directories only would let the symlink completing the layout wake nothing, and host
+     * git would obey it ({@code core.bare=false} + {@code core.worktree}) while the command ran. An
+     * {@code objects}/{@code refs} symlink is a trigger too.
      */
     @Test
     void aBareLayoutCompletedByASymlinkedRefsDirectoryIsNeutralisedWhileTheCommandRuns() throws Exception {
@@ -244,10 +244,10 @@ class GitPlantedDuringCommandTest {
     }
 
     /**
-     * Red team 7 A9: HEAD renamed into a {@code .git} amid 20,000 creates in the same directory: the JDK's per-key
-     * event list overflows and the rename's event is lost, and the overflow only scheduled an index rebuild (which
-     * triggers nothing), so host git obeyed the repository while the command ran (5 of 5). An overflow now wakes the
-     * engine to judge the tree from a walk; the repository is out within that walk's time.
+     * HEAD renamed into a {@code .git} amid 20,000 creates in the same directory: the JDK's per-key event list
+     * overflows and the rename's event is lost. An overflow that only scheduled an index rebuild (which triggers
+     * nothing) would let host git obey the repository while the command ran, so an overflow wakes the engine to judge
+     * the tree from a walk; the repository is out within that walk's time.
      */
     @Test
     void aHeadRenamedInAmidAnEventFloodIsStillNeutralisedWhileTheCommandRuns() throws Exception {
@@ -290,10 +290,10 @@ class GitPlantedDuringCommandTest {
     }
 
     /**
-     * Red team 8 D1: a gitdir completed through {@code commondir} — {@code x/HEAD}, {@code x/commondir} ({@code ../y})
-     * and {@code x/config.worktree}, with objects, refs and config only in {@code y}: git looks them up in the common
-     * dir, our layout check wanted them beside HEAD, so host git obeyed {@code x} after the command and nothing was
-     * recorded (3 of 3). HEAD with a commondir is a repository now.
+     * A gitdir completed through {@code commondir} — {@code x/HEAD}, {@code x/commondir} ({@code ../y}) and
+     * {@code x/config.worktree}, with objects, refs and config only in {@code y}: git looks them up in the common dir,
+     * so a layout check that wants them beside HEAD would let host git obey {@code x} after the command with nothing
+     * recorded. HEAD with a commondir is a repository.
      */
     @Test
     void aGitdirCompletedThroughCommondirIsTakenOut() throws Exception {
@@ -318,9 +318,10 @@ class GitPlantedDuringCommandTest {
     }
 
     /**
-     * Red team 8 D2: {@code objects} a dangling symlink when the layout's last name appears ({@code ln -s ../o0
-     * x/objects}), its target made half a second later: the trigger found no repository then, and {@code mkdir o0}
-     * woke nothing; host git obeyed {@code x} mid-command (3 of 3). An entry counts without following links now.
+     * {@code objects} a dangling symlink when the layout's last name appears ({@code ln -s ../o0 x/objects}), its
+     * target made half a second later: a trigger that followed the link would find no repository then, and
+     * {@code mkdir o0} wakes nothing, so host git would obey {@code x} mid-command. An entry counts without following
+     * links.
      */
     @Test
     void aLayoutWhoseObjectsLinkDanglesWhenItAppearsIsTakenOutWhileTheCommandRuns() throws Exception {

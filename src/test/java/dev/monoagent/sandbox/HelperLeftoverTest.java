@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9 item 11: no srt helper (its host-side socat bridges) outlives the engine, even when the bridge process died
- * hard (SIGKILL: no chance to reset srt), which is how orphaned socats piled up on the review machine.
+ * No srt helper (its host-side socat bridges) outlives the engine, even when the bridge process died hard (SIGKILL:
+ * no chance to reset srt); else orphaned socats pile up on the host.
  */
 class HelperLeftoverTest {
     @TempDir

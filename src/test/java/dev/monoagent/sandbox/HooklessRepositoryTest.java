@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team 4: in a repository without {@code .git/hooks} ({@code git init --template=}) every command failed: the whole
- * {@code .git} is read-only inside, srt adds {@code .git/hooks} for a {@code .git} directory, and bubblewrap could not
+ * A repository without {@code .git/hooks} ({@code git init --template=}) must not make every command fail: the whole
+ * {@code .git} is read-only inside, srt adds {@code .git/hooks} for a {@code .git} directory, and bubblewrap cannot
  * create that mount point inside the read-only {@code .git} ("Can't create file at .git/hooks"). The engine gives such
  * a repository an empty {@code hooks} directory when it initialises srt; writing a hook stays refused.
  */

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red-team attack 3 (A3, A4, A20): files a host tool reads on its own from the directory it runs in or an ancestor
+ * Files a host tool reads on its own from the directory it runs in or an ancestor
  * ({@link HostExecuted}). Planted through Bash in the real sandbox, they must never make the reviewer's later
  * {@code cargo --version} or {@code mvn -v} run the agent's code: a new one is quarantined and recorded (also when a
  * {@code .gitignore} hides it from git), an existing one cannot be changed, renamed, replaced by a link or hardlinked.
@@ -59,7 +59,7 @@ class HostConfigEscapeTest {
     }
 
     /**
-     * A3: the agent plants a fake toolchain and {@code rust-toolchain.toml} ({@code path =} it) at the top and in a
+     * The agent plants a fake toolchain and {@code rust-toolchain.toml} ({@code path =} it) at the top and in a
      * subdir, and a {@code .cargo/config.toml}; the host's rustup proxy ({@code cargo --version}) in either dir must
      * run the real cargo. Needs rustup's proxies on PATH (CI has none: skipped with that reason).
      */
@@ -95,7 +95,7 @@ class HostConfigEscapeTest {
     }
 
     /**
-     * A4: {@code .mvn/jvm.config} (here {@code -Xlog} to a file, a host-side effect the agent chose; {@code -agentpath}
+     * {@code .mvn/jvm.config} (here {@code -Xlog} to a file, a host-side effect the agent chose; {@code -agentpath}
      * would load its code) hidden from git by {@code .mvn/.gitignore}; the host's {@code mvn -v} in the project and
      * in a subdir must not apply it. Needs mvn on PATH (the build itself runs on it).
      */
@@ -129,7 +129,7 @@ class HostConfigEscapeTest {
     }
 
     /**
-     * A20: every catalogue entry, created new by Bash at the top (as a file) and nested below {@code app/} (as a dir
+     * Every catalogue entry, created new by Bash at the top (as a file) and nested below {@code app/} (as a dir
      * with a file in it), with a top-level {@code .gitignore} of {@code *} and a symlink and a hardlink variant: none
      * stays on the host, each is recorded.
      */

@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, items 1, 2, 4 and 5, attacked through Bash in the real sandbox: the files the host reads to decide what
- * the agent may do (config, env file, IDENTITY.md, memory dir), the whole git control directory, nested and bare-layout
- * repositories, and the scripts a hook manager runs. Judged by host state after the command, and by what the user's
- * host git does next.
+ * What the host reads and the agent must never write, attacked through Bash in the real sandbox: the files the host
+ * reads to decide what the agent may do (config, env file, IDENTITY.md, memory dir), the whole git control directory,
+ * nested and bare-layout repositories, and the scripts a hook manager runs. Judged by host state after the command, and
+ * by what the user's host git does next.
  */
 class HostControlEscapeTest {
     @TempDir
@@ -89,7 +89,7 @@ class HostControlEscapeTest {
         return out;
     }
 
-    /** Item 1: with the user's denyWrite emptied, the agent still cannot rewrite what decides its own policy. */
+    /** With the user's denyWrite emptied, the agent still cannot rewrite what decides its own policy. */
     @Test
     void agentCannotRewriteItsOwnConfigEnvIdentityOrMemory() throws Exception {
         Path ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
@@ -128,7 +128,7 @@ class HostControlEscapeTest {
         }
     }
 
-    /** Item 2: the whole .git is read-only from Bash; reading git works, committing fails with a clear message. */
+    /** The whole .git is read-only from Bash: reading git works, committing fails with a clear message. */
     @Test
     void gitControlDirIsReadOnlyButGitReadsWork() throws Exception {
         Path ws = repo("repo");
@@ -154,8 +154,8 @@ class HostControlEscapeTest {
     }
 
     /**
-     * Item 2 (bare layout): HEAD/objects/refs/config planted in a plain directory make it a repository to host git,
-     * whose config runs on the user's next git command there. It is neutralised after the command and reported.
+     * Bare layout: HEAD/objects/refs/config planted in a plain directory make it a repository to host git, whose config
+     * runs on the user's next git command there. It is neutralised after the command and reported.
      */
     @Test
     void directoryTurnedIntoBareRepositoryIsNeutralised() throws Exception {
@@ -176,7 +176,7 @@ class HostControlEscapeTest {
         }
     }
 
-    /** Item 4: a repository created by a command, and an existing nested one, cannot configure host git. */
+    /** A repository created by a command, and an existing nested one, cannot configure host git. */
     @Test
     void nestedRepositoriesCannotConfigureHostGit() throws Exception {
         Path ws = repo("nested");
@@ -198,7 +198,7 @@ class HostControlEscapeTest {
         }
     }
 
-    /** Item 5: the scripts a configured hooks path runs (husky, lefthook, pre-commit, .githooks) are protected. */
+    /** The scripts a configured hooks path runs (husky, lefthook, pre-commit, .githooks) are protected. */
     @Test
     void hookManagerScriptsAreProtected() throws Exception {
         Path ws = repo("hooks");
@@ -228,7 +228,7 @@ class HostControlEscapeTest {
     }
 
     /**
-     * Red-team observation (issue 9c, item 4): configs that steer other host tools — npm's {@code .npmrc}
+     * Configs that steer other host tools — npm's {@code .npmrc}
      * ({@code script-shell} runs on the host's next {@code npm run}), yarn's and pnpm's ({@code yarnPath},
      * {@code .pnpmfile.cjs}), direnv's {@code .envrc} and {@code .direnv/} — are protected like the hook managers:
      * existing ones denied, new ones (at any depth) quarantined.
@@ -259,7 +259,7 @@ class HostControlEscapeTest {
     }
 
     /**
-     * Variants found by attacking the fixes above: a bare layout whose HEAD is a symlink (git accepts it), and a
+     * Variants of the attacks above: a bare layout whose HEAD is a symlink (git accepts it), and a
      * nested {@code .git} that is a symlink to a repository built in the sandbox's own temp dir (outside the
      * workspace, so no workspace scan sees the repository itself).
      */

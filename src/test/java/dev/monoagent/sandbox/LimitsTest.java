@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9 item 11, against the real engine: a fork tree, a memory hog and a huge file are stopped by the per-command
+ * Against the real engine: a fork tree, a memory hog and a huge file are stopped by the per-command
  * limits, and nothing a command started (detached or not) is alive after it returns. Small limits are swapped in so
  * each cap trips in about a second; the mechanism is the one {@link Limits#detect()} picks on this host.
  */

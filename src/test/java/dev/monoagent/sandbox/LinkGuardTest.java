@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Red team 11 on the guard that puts a protected symlink (and the symlinks on its way) back while a command runs
+ * Attacks on the guard that puts a protected symlink (and the symlinks on its way) back while a command runs
  * ({@code ProtectedSymlinkReplaceTest.aReplacedLinkIsPutBackWhileTheCommandStillRuns} is the plain case). Each test
  * watches what the host reads at the protected path from a thread of its own, as a host dev server would, and
  * bounds the longest stretch it read the command's content.

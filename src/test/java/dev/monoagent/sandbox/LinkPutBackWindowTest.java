@@ -14,13 +14,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Found from a flake of {@code LinkGuardTest} (the human's {@code .env} link gone after the test): putting a protected
- * symlink back is two steps — what a command put in its place moved to the quarantine, then the link made again — and a
- * command that started between them saw no {@code .env}. srt denies a symlinked path's target only when the link stands
- * at wrap time, so that command got a placeholder at {@code .env} and no deny on {@code config/prod.env}; once the link
- * was back it wrote the human's file through it, and its end scan took the link for a new protected file of its own and
- * quarantined it (the test hook holds the window open; both failed on d34e027, warm and cold). Now such a
- * command gets the human links' targets as per-command denies, and a link the engine put back is not a new file.
+ * Putting a protected symlink back is two steps — what a command put in its place moved to the quarantine, then the
+ * link made again — and a command that starts between them sees no {@code .env}. srt denies a symlinked path's target
+ * only when the link stands at wrap time, so that command gets a placeholder at {@code .env} and no deny on
+ * {@code config/prod.env}; once the link is back it could write the human's file through it, and its end scan could
+ * take the link for a new protected file of its own and quarantine it (the test hook holds the window open; warm and
+ * cold). So such a command gets the human links' targets as per-command denies, and a link the engine put back is not
+ * a new file.
  */
 class LinkPutBackWindowTest {
     @org.junit.jupiter.api.io.TempDir

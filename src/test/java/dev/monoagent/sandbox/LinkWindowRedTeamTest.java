@@ -13,13 +13,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A red team on 017b102 (the first fix of {@link LinkPutBackWindowTest}'s window), kept as regression tests; each asserts
- * the safe outcome. Failed on 017b102: a replaced symlink on the link's way (a hop) — the link's text was the same, so
- * no deny was added, and the command wrote the human's file once the hop was back (F2, with the test hook and, with a
- * long-lived process, without one); the same window in a long-lived process's end scan, where the link could not be
- * made again over the new command's placeholder and was gone for good (F1); and the gap between a command's untracking
- * and its end scan, held open by keeping the scan lock busy (F4). Held already: a long-lived process started in the
- * window, the target's directory renamed away.
+ * Attacks on {@link LinkPutBackWindowTest}'s window beyond its plain case; each test asserts the safe outcome. A
+ * replaced symlink on the link's way (a hop): the link's text is the same, so unless where it leads is checked no deny
+ * is added, and the command writes the human's file once the hop is back (with the test hook and, with a long-lived
+ * process, without one). The same window in a long-lived process's end scan, where the link cannot be made again over
+ * the new command's placeholder and would be gone for good. The gap between a command's untracking and its end scan,
+ * held open by keeping the scan lock busy. Also: a long-lived process started in the window, and the target's
+ * directory renamed away.
  */
 class LinkWindowRedTeamTest {
     @org.junit.jupiter.api.io.TempDir
@@ -28,7 +28,7 @@ class LinkWindowRedTeamTest {
     private static final String B = "sleep 1.5; (echo PWNED > .env) 2>/dev/null || echo refused; cat %s";
 
     /**
-     * F1: the same two-step window, in the END scan of a long-lived process (the guard leaves those to their end scan).
+     * The same two-step window, in the END scan of a long-lived process (the guard leaves those to their end scan).
      * The process is untracked before its scan, so humanLinks() no longer holds its start snapshot, and restoredLinks
      * has nothing yet: B gets no deny.
      */
@@ -66,7 +66,7 @@ class LinkWindowRedTeamTest {
         }
     }
 
-    /** F1b: a Bash command's end scan (the guard missed it: linkGuard off stands for a lost or late event). */
+    /** A Bash command's end scan (the guard missed it: linkGuard off stands for a lost or late event). */
     @ParameterizedTest(name = "warm={0}")
     @ValueSource(booleans = {true, false})
     void endScanWindowOfABashCommand(boolean warm) throws Exception {
@@ -95,7 +95,7 @@ class LinkWindowRedTeamTest {
     }
 
     /**
-     * F2: a hop put back. .env -> conf/prod.env, conf -> envs. A replaces the hop conf; the guard moves A's conf away
+     * A hop put back. .env -> conf/prod.env, conf -> envs. A replaces the hop conf; the guard moves A's conf away
      * and, before making the hop again, B starts: .env stands with the same text, so linkTargets skips it (it compares
      * the link's text only), yet srt cannot resolve it to envs/prod.env.
      */
@@ -122,7 +122,7 @@ class LinkWindowRedTeamTest {
     }
 
     /**
-     * F2b: no hook. A long-lived process (not guarded while it runs) replaces the hop conf with its own directory; B
+     * No hook: a long-lived process (not guarded while it runs) replaces the hop conf with its own directory; B
      * starts while that stands (srt binds the agent's conf/prod.env), and writes the human's file once the process's end
      * scan made the hop again.
      */
@@ -152,7 +152,7 @@ class LinkWindowRedTeamTest {
     }
 
     /**
-     * F4: between a long-lived process's untrack and its end scan (here held by keeping scanLock busy, as any other
+     * Between a long-lived process's untrack and its end scan (here held by keeping scanLock busy, as any other
      * scan, guard or intervention holding it does), its replacement file still stands at .env. B is wrapped then: srt
      * binds the agent's file, no deny on config/prod.env (A is no longer in humanLinks, restoredLinks empty). The end
      * scan then moves the file away and makes the link again, and B writes the human's file through it.
@@ -206,7 +206,7 @@ class LinkWindowRedTeamTest {
     }
 
     /**
-     * F5 (beyond the fix): the target's parent is a real directory, not a hop. A command renames it away and makes its
+     * The target's parent is a real directory, not a hop. A command renames it away and makes its
      * own config/prod.env: .env is the same link with the same text and leads to the same path string.
      */
     @ParameterizedTest(name = "warm={0}")

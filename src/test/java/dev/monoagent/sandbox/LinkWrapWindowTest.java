@@ -12,11 +12,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The window between a per-command sandbox's start snapshot and srt's wrap (found while chasing a LinkGuardTest flake,
- * stop 32): the human's {@code .env -> config/prod.env} stands when the snapshot is judged, another sandboxed process of
- * the agent's replaces it before srt wraps, and srt — which denies a symlinked path's target only when it finds the link
- * there — binds the agent's file instead. The guard then put the link back while the command ran, and the command wrote
- * the human's file through it (3/3 before the fix). Now every protected symlink's target is denied by name: at
+ * The window between a per-command sandbox's start snapshot and srt's wrap: the human's {@code .env -> config/prod.env}
+ * stands when the snapshot is judged, another sandboxed process of the agent's replaces it before srt wraps, and srt —
+ * which denies a symlinked path's target only when it finds the link there — binds the agent's file instead. The guard
+ * then puts the link back while the command runs, and the command could write the human's file through it. So every
+ * protected symlink's target is denied by name: at
  * initialise for the links there then, per command (and by a re-initialise once nothing long-lived runs) for one made
  * or repointed later. Cases: the link there at start, made after start, made after start beside a running long-lived
  * process (no re-initialise then).
@@ -94,10 +94,10 @@ class LinkWrapWindowTest {
     }
 
     /**
-     * Red team on 42a59a3 (A2, older than it): the human saves the link's target as an editor does (a new file renamed
-     * over it) while the run's warm shell lives. The rename took the bind over the old file out of the shell's mount
-     * namespace, the link itself was unchanged, so the shell was kept, and its next command wrote the target (3/3). The
-     * target is a literal now, and a literal's identity is part of the layout: the shell is made again.
+     * The human saves the link's target as an editor does (a new file renamed over it) while the run's warm shell
+     * lives. The rename takes the bind over the old file out of the shell's mount namespace while the link itself is
+     * unchanged, so a shell kept for it would let its next command write the target. The target is a literal, and a
+     * literal's identity is part of the layout: the shell is made again.
      */
     @org.junit.jupiter.api.Test
     void anEditorSaveOfTheTargetWhileTheWarmShellLivesLeavesItReadOnly() throws Exception {
@@ -123,10 +123,10 @@ class LinkWrapWindowTest {
     }
 
     /**
-     * Red team on 42a59a3 (A5, a regression of it): a warm shell gone stale (here the human makes {@code .env.local},
-     * already a literal: only the layout changes) compared srt's literals without the link targets against the engine's
-     * with them, so with a protected link in the workspace every stale shell re-initialised srt and ended a long-lived
-     * process stopped between evaluations (9/9). Neither may happen when the protected set is the same.
+     * A warm shell gone stale (here the human makes {@code .env.local}, already a literal: only the layout changes)
+     * must compare srt's literals and the engine's alike, both with the link targets; else with a protected link in
+     * the workspace every stale shell re-initialises srt and ends a long-lived process stopped between evaluations.
+     * Neither may happen when the protected set is the same.
      */
     @org.junit.jupiter.api.Test
     void aStaleWarmShellWithALinkInTheWorkspaceNeitherReinitialisesNorEndsTheRepl() throws Exception {

@@ -25,11 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * srt's mount points for absent denied paths ({@code .claude/commands}, {@code .claude/agents}, an empty {@code .git}
- * ...) are on the host while the sandbox that asked for them lives (attack 3, A11/A11b). Every scan of the engine —
+ * ...) are on the host while the sandbox that asked for them lives. Every scan of the engine —
  * another call's after-command scan, a long-lived process's checkpoint — must leave them where they are: moving one
  * detaches that sandbox's read-only bind, and the path becomes writable inside it. Nor are they anybody's write, the
  * quarantine is never scanned as new protected files, and a mount point left once nothing sandboxed lives is removed
- * (it used to stay, and every later wrap then failed on it). All with the real srt; the two calls run concurrently
+ * (left, it would make every later wrap fail on it). All with the real srt; the two calls run concurrently
  * through the engine, ordered by marker files (no timing assumptions).
  */
 class LiveMountPointTest {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9 item 9, against the real engine: every connection to a host loopback port is recorded with the port and
+ * Against the real engine: every connection to a host loopback port is recorded with the port and
  * the listening process; {@code sandbox.network.localhostPorts} narrows the grants.
  */
 class LoopbackGrantsTest {
@@ -129,8 +129,8 @@ class LoopbackGrantsTest {
     }
 
     /**
-     * Also seen in the review: writes that succeeded on the sandbox's own filesystems — /dev, /proc, and the empty
-     * tmpfs it has over every read-denied directory (/tmp, /srv, ...), a mkdir included — were logged as refused. They
+     * Writes that succeed on the sandbox's own filesystems — /dev, /proc, and the empty tmpfs it has over every
+     * read-denied directory (/tmp, /srv, ...), a mkdir included — are not logged as refused. They
      * are attempts whose outcome the feed does not tell; a write that really is refused (a read-only bind) still says
      * so.
      */

@@ -95,7 +95,7 @@ class PolicyCompilerTest {
         @SuppressWarnings("unchecked") Map<String, Object> fs = (Map<String, Object>) cfg.get("filesystem");
         @SuppressWarnings("unchecked") List<String> denyRead = (List<String>) fs.get("denyRead");
         assertEquals(List.of(home.toString(), home.resolve(".ssh").toString()), denyRead.subList(0, 2));
-        // outside home: every non-system top-level dir (issue 9 item 10), never a system dir
+        // outside home: every non-system top-level dir, never a system dir
         for (Path top : ReadScope.deniedTopLevel(Path.of("/"))) {
             assertTrue(denyRead.contains(top.toString()), top + " in " + denyRead);
         }

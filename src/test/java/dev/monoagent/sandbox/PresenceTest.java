@@ -51,7 +51,7 @@ class PresenceTest {
 
     /**
      * Names that are not valid UTF-8 decode alike ({@code a\xff}, {@code a\xfe}: both "a\uFFFD"), so they are told
-     * apart by their bytes (stop 33's red team: the deleted one was taken for present).
+     * apart by their bytes (else the deleted one is taken for present).
      */
     @Test
     void namesThatAreNotUtf8AreToldApartByTheirBytes() throws Exception {

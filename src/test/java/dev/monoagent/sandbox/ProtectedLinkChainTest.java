@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chain of symlinks a protected symlink resolves through (red team 9 F3), without a sandbox: what
+ * The chain of symlinks a protected symlink resolves through ({@code .env -> conf/prod.env} with
+ * {@code conf -> envs}), without a sandbox: what
  * {@link ProtectedScan#resolve} records, and what {@link ProtectedScan#detect} does with a hop it cannot put back.
  */
 class ProtectedLinkChainTest {

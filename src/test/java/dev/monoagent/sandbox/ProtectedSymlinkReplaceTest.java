@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Red team 7's open item: a protected name that is a symlink ({@code .env -> config/prod.env}, how many projects keep
+ * A protected name that is a symlink ({@code .env -> config/prod.env}, how many projects keep
  * one env file per stage). srt realpaths it and binds the target read-only, but the link itself is an ordinary entry
  * of a writable directory: a command could remove it and put its own {@code .env} there — which the host's dev server
  * or test runner then loads ({@code NODE_OPTIONS=--require ./evil.js}). After the command the link is back as the
@@ -128,7 +128,7 @@ class ProtectedSymlinkReplaceTest {
     }
 
     /**
-     * Red team 9 F3: {@code .env -> conf/prod.env} with {@code conf -> envs}, an ordinary symlinked directory. srt
+     * {@code .env -> conf/prod.env} with {@code conf -> envs}, an ordinary symlinked directory. srt
      * binds only {@code envs/prod.env}; a command that repoints {@code conf} leaves {@code .env} untouched but makes
      * it read the command's file. Each symlink on the way is put back after the command (one hop at the top, and the
      * second of two hops for {@code app/.env.local -> ../a/prod.env}, {@code a -> b}, {@code b -> envs}); on the warm
@@ -189,9 +189,9 @@ class ProtectedSymlinkReplaceTest {
     }
 
     /**
-     * Red team 10: the same with a link that leads nowhere yet ({@code .env -> conf/prod.env}, {@code conf -> envs},
-     * and no {@code envs} or no {@code envs/prod.env}): its hops were not checked, so a command repointing {@code conf}
-     * to its own directory made the host's {@code .env} read the command's file, with nothing recorded (3/3).
+     * The same with a link that leads nowhere yet ({@code .env -> conf/prod.env}, {@code conf -> envs}, and no
+     * {@code envs} or no {@code envs/prod.env}): its hops are checked too, or a command repointing {@code conf} to its
+     * own directory makes the host's {@code .env} read the command's file, with nothing recorded.
      */
     @ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"dir-warm", "dir-cold", "file-warm", "file-cold"})
@@ -286,8 +286,8 @@ class ProtectedSymlinkReplaceTest {
     }
 
     /**
-     * Red team 9 F1: a long-lived process replaces {@code .env}; a Bash command beside it ends first and its scan
-     * settled the process's baseline onto the agent's file, so the process's end scan had no link left to put back.
+     * A long-lived process replaces {@code .env}; a Bash command beside it ends first, and its scan must not settle
+     * the process's baseline onto the agent's file, or the process's end scan has no link left to put back.
      */
     @org.junit.jupiter.api.Test
     void aLinkALongLivedProcessReplacedIsRestoredWhenItEndsThoughACommandEndedBeside() throws Exception {
@@ -309,7 +309,7 @@ class ProtectedSymlinkReplaceTest {
         }
     }
 
-    /** Red team 9 F2: the same with two Bash calls on per-command sandboxes; the one that replaced it ends last. */
+    /** The same with two Bash calls on per-command sandboxes; the one that replaced it ends last. */
     @org.junit.jupiter.api.Test
     void aLinkACommandReplacedIsRestoredWhenItEndsThoughAnotherEndedBeforeIt() throws Exception {
         withoutGuard(this::twoCommands);

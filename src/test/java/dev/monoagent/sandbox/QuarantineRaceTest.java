@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9 item 3: the post-command scan's quarantine (and git-entry restore) raced by a process that keeps swapping a
+ * The post-command scan's quarantine (and git-entry restore) raced by a process that keeps swapping a
  * workspace directory for a symlink to a host secret directory. The swapper is a host thread doing exactly what a
  * detached sandboxed process can do to the workspace (rename, symlink, recreate), only faster. Over the whole race
  * the host secrets never move and nothing is written into the secret directory, while the decoys do get quarantined

@@ -18,11 +18,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Red team 4: a sandboxed process whose working directory is inside a repository it planted kept that directory when
- * the host moved the repository to {@code .mono-agent/quarantine} (the state dir is read-only inside every sandbox by
- * path only), and went on writing there: it re-armed the quarantined repository with a {@code core.fsmonitor} config,
- * which a user's host {@code git status} in the quarantine ran. A process working inside what is moved to the
- * quarantine (cwd, root, an open file or mapping) is now ended instead of thawed; the rest of its command runs on.
+ * A sandboxed process whose working directory is inside a repository it planted keeps that directory when the host
+ * moves the repository to {@code .mono-agent/quarantine} (the state dir is read-only inside every sandbox by path
+ * only), and could go on writing there: re-arm the quarantined repository with a {@code core.fsmonitor} config, which
+ * a user's host {@code git status} in the quarantine would run. A process working inside what is moved to the
+ * quarantine (cwd, root, an open file or mapping) is ended instead of thawed; the rest of its command runs on.
  */
 class QuarantineReachTest {
     @TempDir

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, item 10: outside home, the sandbox reads only its roots, the session temp dir, PATH dirs and the system
+ * Outside home, the sandbox reads only its roots, the session temp dir, PATH dirs and the system
  * directories tools need. Another project's {@code .env} in {@code /tmp} or {@code /opt} is not readable (what the
  * agent reads goes to the model provider); tools still run.
  */

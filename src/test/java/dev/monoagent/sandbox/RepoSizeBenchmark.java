@@ -12,10 +12,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12 part 2's baseline: per-command cost of a sandboxed {@code true} at 1k / 10k / 100k workspace files, and the
+ * Per-command cost of a sandboxed {@code true} at 1k / 10k / 100k workspace files, and the
  * share of it that is the protected-path scan ({@link ProtectedScan#snapshot}, run before and after each command:
  * from the watch index, and the full walk it replaces when the index cannot be trusted);
- * plus the cost of the toolchain roots and secret denies (issue 12 part 1) on the per-command path: the same command
+ * plus the cost of the toolchain roots and secret denies on the per-command path: the same command
  * with a PATH holding every manager's layout vs the system dirs only. Run on demand:
  * {@code mvn -B -q test -Dtest=RepoSizeBenchmark -Dsurefire.failIfNoSpecifiedTests=false} (add
  * {@code -Dsurefire.extraArgs=-Dbench.toolchainsOnly=true} for the toolchain line alone). Prints; asserts nothing.
@@ -26,7 +26,7 @@ public class RepoSizeBenchmark {
     /** One repo size's medians: a sandboxed {@code true} and one protected-path snapshot (index, and full walk). */
     public record SizePoint(int files, double commandMs, double scanMs, double fullWalkMs) {}
 
-    /** The sizes issue 12 part 2 is judged at. */
+    /** The workspace sizes the per-command overhead is judged at. */
     public static final int[] SIZES = {1_000, 10_000, 100_000};
 
     /**

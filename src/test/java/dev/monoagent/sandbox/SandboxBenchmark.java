@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Per-command cost of our engine against the srt CLI and bare bubblewrap + seccomp, in one run, with ratios (issue 12).
+ * Per-command cost of our engine against the srt CLI and bare bubblewrap + seccomp, in one run, with ratios.
  * The Bash tool's round trips and the bare baseline run the same command, the Bash tool's
  * {@code bash --noprofile --norc -c true}; srt's wrapped command and its CLI run {@code true} through srt's own shell;
  * bare bwrap + seccomp running {@code /bin/true} alone (the sandbox without bash's start-up) is printed as well. Lines:
@@ -184,9 +184,9 @@ class SandboxBenchmark {
     }
 
     /**
-     * The per-command overhead at 1k / 10k / 100k files, measured by {@code RepoSizeBenchmark.overheadBySize} (owned
-     * by issue 12 part 2, branch issue-12-flat). Called reflectively so this benchmark builds before that entry point
-     * is on main; without it the line says so instead of a copy of its generator.
+     * The per-command overhead at 1k / 10k / 100k files, measured by {@code RepoSizeBenchmark.overheadBySize}.
+     * Called reflectively, so this benchmark builds on a tree without that entry point; without it the line says so
+     * instead of a copy of its generator.
      */
     static void repoSizeOverhead(Path root, HostEnv env) throws Exception {
         java.lang.reflect.Method m;

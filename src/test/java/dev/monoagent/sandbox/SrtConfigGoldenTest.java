@@ -43,7 +43,7 @@ class SrtConfigGoldenTest {
                 Set.of(WS.resolve("vendor/lib/.git/config"), WS.resolve("vendor/lib/.git/hooks")),
                 Set.of(Path.of("/srv/out")),
                 Map.of(HOME, List.of(HOME.resolve(".ssh"), HOME.resolve("docs"), HOME.resolve("project"))),
-                // issue 9: whole git control dirs (workspace and nested) and the absent host files left unmounted
+                // whole git control dirs (workspace and nested) and the absent host files left unmounted
                 List.of(WS.resolve(".git"), WS.resolve("vendor/lib/.git")),
                 Set.of(WS.resolve("mono-agent.config.json"), WS.resolve("IDENTITY.md"), WS.resolve("SOUL.md")));
         List<Path> deny = PolicyCompiler.denyLiterals(p, facts);

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 part 2 turns srt's own per-wrap nested dangerous-file scan down to the top level
+ * The engine turns srt's own per-wrap nested dangerous-file scan down to the top level
  * ({@link PolicyCompiler#MANDATORY_DENY_SEARCH_DEPTH} = 1), because it walks the whole workspace on every wrap. That
  * is only sound if our literal deny list covers everything srt's full-depth scan finds. Proven here on srt's real
  * output: the same engine is initialised once with srt's depth 10 and once with ours, each wraps a command, and
@@ -201,9 +201,9 @@ class SrtScanCoverageTest {
 
     /** A script that tries to append to each of {@code files} (failures silent: the host files are the verdict). */
     /**
-     * Red team 6 A1: a protected file saved while the run's warm shell starts beside a running long-lived process —
-     * after the snapshot the shell's denies come from, before its mounts are made — was not denied on that shell, and
-     * every later command of the run could overwrite it in place. Made deterministic here: the files are saved from
+     * A protected file saved while the run's warm shell starts beside a running long-lived process — after the
+     * snapshot the shell's denies come from, before its mounts are made — is not denied on that shell, and every later
+     * command of the run could overwrite it in place. Made deterministic here: the files are saved from
      * the engine's seam between the shell's wrap and its spawn. The shell that missed them is dropped; the command
      * runs on a fresh sandbox, the next one on a new shell, and neither can write them.
      */
@@ -247,9 +247,9 @@ class SrtScanCoverageTest {
     }
 
     /**
-     * Red team 6 A2: a symlinked protected name ({@code .env.custom -> config/prod.env}) the human makes beside a
-     * running long-lived process was left out of the per-command denies, so a command wrote through it with no record.
-     * It is handed to srt like the other new names (srt denies its target, as a re-initialise would), on the warm
+     * A symlinked protected name ({@code .env.custom -> config/prod.env}) the human makes beside a running long-lived
+     * process must not be left out of the per-command denies, or a command writes through it with no record. It is
+     * handed to srt like the other new names (srt denies its target, as a re-initialise would), on the warm
      * shell and on a per-command sandbox alike.
      */
     @Test
@@ -290,9 +290,9 @@ class SrtScanCoverageTest {
     }
 
     /**
-     * Red team 7 A7: symlinked protected names to directories ({@code .env.dir -> .}, {@code sub/.env.tmp -> $TMPDIR})
-     * made beside a running long-lived process are not handed to srt (it would bind the target read-only whole: the
-     * workspace and the temp dir turned read-only on the warm shell, and a per-command wrap failed on the placeholders
+     * Symlinked protected names to directories ({@code .env.dir -> .}, {@code sub/.env.tmp -> $TMPDIR}) made beside a
+     * running long-lived process are not handed to srt (it would bind the target read-only whole: the workspace and
+     * the temp dir would turn read-only on the warm shell, and a per-command wrap would fail on the placeholders
      * inside). Commands keep working on both paths.
      */
     @Test
@@ -325,9 +325,9 @@ class SrtScanCoverageTest {
     }
 
     /**
-     * Red team 8 C4: a symlinked protected directory ({@code .husky -> tools/husky}) the human makes beside a running
-     * long-lived process was left out of the per-command denies (only symlinks to files were handed on), and a command
-     * appended to the hook through it with nothing recorded (2 of 2 on each path). Its target directory is denied now.
+     * A symlinked protected directory ({@code .husky -> tools/husky}) the human makes beside a running long-lived
+     * process must not be left out of the per-command denies (handing on only symlinks to files would), or a command
+     * appends to the hook through it with nothing recorded. Its target directory is denied, on both paths.
      */
     @Test
     void aSymlinkedProtectedDirectoryMadeBesideALongLivedProcessIsNotWrittenThrough() throws Exception {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9 E-E: the temp-cap clean-up ({@link Limits#enforceTmp}) empties the session temp dir after a command while a
+ * The temp-cap clean-up ({@link Limits#enforceTmp}) empties the session temp dir after a command while a
  * second call's sandboxed process, still running, keeps swapping a directory in that temp dir for a symlink to a
  * host secret directory. The swapper is a host thread doing what the sandboxed process can do there (fill, rename,
  * symlink, rename back), only faster. Over the whole race no file of the secret directory is deleted, while the

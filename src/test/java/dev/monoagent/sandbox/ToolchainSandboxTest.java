@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Issue 12 part 1, through the real srt + bubblewrap: with a fake home holding each version manager's layout, the
- * shims on PATH run inside the sandbox, the managers' variables are there, and the secrets next to them (and
- * elsewhere in home) stay unreadable whatever reads them. One sandbox serves every case (a start costs seconds).
+ * Version-manager toolchains, through the real srt + bubblewrap: with a fake home holding each version manager's
+ * layout, the shims on PATH run inside the sandbox, the managers' variables are there, and the secrets next to them
+ * (and elsewhere in home) stay unreadable whatever reads them. One sandbox serves every case (a start costs seconds).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ToolchainSandboxTest {

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Stop 33's red team: srt's configuration and the warm server's requests carry paths as text, so a protected path whose
- * name is not valid UTF-8 ({@code sub\xff/.vscode}) reached them as another path ({@code sub\uFFFD/.vscode}), and a
- * command appended to the human's {@code sub\xff/.vscode/settings.json}. Such a path now stops every command (nothing
+ * srt's configuration and the warm server's requests carry paths as text, so a protected path whose name is not valid
+ * UTF-8 ({@code sub\xff/.vscode}) would reach them as another path ({@code sub\uFFFD/.vscode}), and a command could
+ * append to the human's {@code sub\xff/.vscode/settings.json}. Such a path stops every command (nothing
  * runs) until it is renamed; one the agent makes is quarantined like any new protected file.
  */
 class UnnameableProtectedPathTest {

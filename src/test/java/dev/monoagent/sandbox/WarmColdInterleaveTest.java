@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two commands of one run at a time: one gets the run's warm shell, the other a per-command sandbox (the shell is
  * busy), so per-command sandboxes are wrapped and started while warm commands end and move their placeholders into
- * the stash — the race red team 4 met as "bwrap: Can't find source path .git". Every command must run and be refused
+ * the stash — a race that shows as "bwrap: Can't find source path .git". Every command must run and be refused
  * the protected file, and once both are done no placeholder is left in the workspace.
  */
 class WarmColdInterleaveTest {

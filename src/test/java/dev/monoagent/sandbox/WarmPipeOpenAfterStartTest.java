@@ -14,17 +14,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team on the first pipe(2) version of the warm shell (ADR 0021, tenth round; never committed): the server opened
- * a command's pipes through /proc/<helper>/fd only after the helper reported the command exec'ed — after the start
- * frame — so a failure there killed a command already running ("the command was killed and its output may be
+ * The warm server opens a command's pipes (pipe(2), ADR 0021) before the start frame: opened through
+ * /proc/<helper>/fd only after the helper reported the command exec'ed, a failure there would kill a command already
+ * running ("the command was killed and its output may be
  * incomplete", exit 137) instead of the pre-start doubt that sends it to a fresh per-command sandbox, once.
  *
  * <p>A command could cause that failure for the NEXT command: it is the same kuid as the server, so it may lower the
  * server's RLIMIT_NOFILE (prlimit needs no capability for a process of the same uid/gid). With the soft limit at the
  * server's highest descriptor, the command's own sweep still works (one descriptor at a time), but opening the next
- * command's two pipes fails. The next command — an innocent call — was exec'ed, then SIGKILLed, reported 137 with the
- * doubt on it, and not re-run; a fast command's side effect could already have happened (touch ran in 1 of 5 tries).
- * The pipes are opened now when the helper forks the next command's process, while no command exists: the server's
+ * command's two pipes fails. The next command — an innocent call — would be exec'ed, then SIGKILLed, reported 137 with
+ * the doubt on it, and not re-run; a fast command's side effect could already have happened (touch ran in 1 of 5
+ * tries). The pipes are opened when the helper forks the next command's process, while no command exists: the server's
  * failure then ends the shell between commands, and the next command runs on a new one, once and whole.
  */
 class WarmPipeOpenAfterStartTest {

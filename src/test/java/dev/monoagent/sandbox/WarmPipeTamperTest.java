@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A warm command's stdout and stderr are pipes the Perl helper makes with pipe(2) when it forks the command's process:
- * they have no name. Until ADR 0021's tenth round they were FIFOs in a directory of the sandbox's /dev/shm, where a
- * command (the same user) could reach later commands' pipes: red team 3 planted regular files at the next names (every
- * later command failed to start), red team 4 hard-linked a later stderr FIFO over its stdout name (later commands ran
- * with both streams on one pipe). Both attacks are repeated here and now change nothing; a command also tries the one
+ * they have no name (ADR 0021). As FIFOs in a directory of the sandbox's /dev/shm, a command (the same user) could
+ * reach later commands' pipes: plant regular files at the next names (every later command fails to start), or
+ * hard-link a later stderr FIFO over its stdout name (later commands run with both streams on one pipe). Both attacks
+ * are repeated here and change nothing; a command also tries the one
  * way left to a pipe without a name, the helper's and the server's descriptors under /proc.
  */
 class WarmPipeTamperTest {

@@ -15,16 +15,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team (warm shell, 0930286): the server (root of the user namespace that owns the shell's mount namespace)
- * refills its output FIFOs with {@code spawnSync('mkfifo', …)}, looked up on the sandbox's PATH — the host's PATH as
- * is. The host vets {@code unshare} and {@code perl} against agent-writable PATH entries ({@code HostEnv.which}), not
- * this one. With a PATH entry a command can write (a relative {@code node_modules/.bin} here), a command plants
- * {@code mkfifo}; after the 16th command's sweep the server runs it with every capability in its namespace. The plant
- * ptraces the Perl mounter (a baseline process, so neither the sweep nor the host's check sees anything new) and makes
- * it write the denied names three seconds later — after the host's scan and placeholder removal, so no record says so.
- * The fix ran every tool of the server's by an absolute path the host vetted; since ADR 0021's tenth round the server
- * makes no FIFOs (the helper makes the commands' pipes with pipe(2)) and starts nothing after its own start-up, so the plant stays
- * unused — this test keeps it that way for any tool a later change might start.
+ * The warm server (root of the user namespace that owns the shell's mount namespace) must start no tool a command
+ * could plant. A tool looked up on the sandbox's PATH — the host's PATH as is, as {@code spawnSync('mkfifo', …)} to
+ * refill output FIFOs would be — is not vetted the way {@code unshare} and {@code perl} are against agent-writable PATH
+ * entries ({@code HostEnv.which}). With a PATH entry a command can write (a relative {@code node_modules/.bin} here), a
+ * command plants {@code mkfifo}; after the 16th command's sweep the server would run it with every capability in its
+ * namespace. The plant ptraces the Perl mounter (a baseline process, so neither the sweep nor the host's check sees
+ * anything new) and makes it write the denied names three seconds later — after the host's scan and placeholder
+ * removal, so no record would say so. The server runs each tool of its own by an absolute path the host vetted, makes
+ * no FIFOs (the helper makes the commands' pipes with pipe(2)) and starts nothing after its own start-up (ADR 0021), so
+ * the plant stays unused — this test keeps it that way for any tool a later change might start.
  */
 class WarmServerPathHijackTest {
     /** x86-64: nanosleep 3 s; write .env; mkdir .git, .git/hooks; write .git/hooks/pre-commit; exit_group(0). */

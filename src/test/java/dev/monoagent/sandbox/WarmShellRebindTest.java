@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team 7 A4/A5: a protected path the host replaces by rename between two commands of a run. The old file's bind
- * in the run's warm shell goes with the old inode (the kernel detaches a mount whose mount point is renamed over on
- * another namespace's side), so a shell reused for the same paths left the new file writable. The protected layout a
- * shell is matched on now names each protected file's identity: the next command gets a new shell bound over the new
+ * A protected path the host replaces by rename between two commands of a run. The old file's bind in the run's warm
+ * shell goes with the old inode (the kernel detaches a mount whose mount point is renamed over on another namespace's
+ * side), so a shell reused for the same paths would leave the new file writable. The protected layout a shell is
+ * matched on names each protected file's identity: the next command gets a new shell bound over the new
  * one.
  */
 class WarmShellRebindTest {
@@ -40,8 +40,8 @@ class WarmShellRebindTest {
 
     /**
      * The human repoints a directory on the way ({@code .env.custom -> conf/prod.env}, {@code conf -> config} becomes
-     * {@code conf -> staging}): the link is the same entry, but srt bound the old target only (red team 9 F3's other
-     * side). With and without a long-lived process beside it.
+     * {@code conf -> staging}): the link is the same entry, but srt bound the old target only. With and without a
+     * long-lived process beside it.
      */
     @Test
     void aProtectedSymlinkWhoseDirectoryOnTheWayTheHumanRepointsIsNotWrittenThrough() throws Exception {
@@ -99,8 +99,8 @@ class WarmShellRebindTest {
     }
 
     /**
-     * Red team 8 A1: two saves in a row — ext4 hands the first inode number back (N1, N2, N1), so a layout naming the
-     * inode alone matched the old shell again and the write landed (3 of 3). The layout names the ctime too.
+     * Two saves in a row — ext4 hands the first inode number back (N1, N2, N1), so a layout naming the inode alone
+     * would match the old shell again and the write would land. The layout names the ctime too.
      */
     @Test
     void twoSavesInARowThatGiveTheInodeNumberBackStillGetANewShell() throws Exception {

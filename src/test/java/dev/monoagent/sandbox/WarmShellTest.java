@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 part 3 against the real srt + bubblewrap: a run's Bash/Exec commands go to one warm shell (proved by the
+ * The warm shell against the real srt + bubblewrap: a run's Bash/Exec commands go to one warm shell (proved by the
  * commands sharing the shell's pid namespace), nothing a command starts survives into the next command, violations
  * stay with the call that caused them, and a command cannot forge the shell's replies or reach its channel.
  */
@@ -85,7 +85,7 @@ class WarmShellTest {
 
     /**
      * A command is the same user as the warm shell's helper, so it can lower the helper's priority and limits (it holds
-     * no capability to raise them back), which every later command forked from it would inherit (red team 12). The
+     * no capability to raise them back), which every later command forked from it would inherit. The
      * helper compares its own before each fork and ends on a change: the next command runs with what the first had.
      */
     @Test
@@ -228,8 +228,8 @@ class WarmShellTest {
                 + "sleep 0.2; echo started");
         assertTrue(first.stdout().contains("started"), first.stdout() + first.stderr());
         // the server's own sweep ended them: the command kept its exit code and the shell was not replaced (its kill()
-        // used to take /proc's outer pid numbers inside apply-seccomp's inner pid namespace, failed, and the shell was
-        // killed from outside with the call reported as 137 — red team round 2)
+        // takes the pid numbers of apply-seccomp's inner pid namespace, not /proc's outer ones; with those it would
+        // fail, and the shell would be killed from outside with the call reported as 137)
         assertEquals(0, first.exitCode(), first.stderr());
         // not the host's check after it (WarmShell.verifySwept, which would kill them too and then replace the shell)
         assertTrue(first.violations().stream().noneMatch(v -> v.reason() != null

@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team (warm shell, ef5b1a9): a process whose thread-group leader exited with SYS_exit (not exit_group) shows
- * state Z in /proc/&lt;pid&gt;/stat while its other threads keep running. Both the server's sweep (warm-shell.js
- * {@code sweep}: "a zombie: runs nothing") and the host's {@code WarmShell.verifySwept} skip it, so a thread of the
- * command outlives it; once the host has removed the placeholders ({@code SrtMountPoints.close}), which detaches their
- * binds in the shell's namespace, the thread writes the denied names on the host.
+ * A process whose thread-group leader exited with SYS_exit (not exit_group) shows state Z in /proc/&lt;pid&gt;/stat
+ * while its other threads keep running. A sweep that takes Z for "runs nothing" — the server's (warm-shell.js
+ * {@code sweep}) or the host's {@code WarmShell.verifySwept} — would skip it, so a thread of the command would outlive
+ * it; once the host has removed the placeholders ({@code SrtMountPoints.close}), which detaches their binds in the
+ * shell's namespace, the thread would write the denied names on the host.
  */
 class WarmZombieLeaderEscapeTest {
     @TempDir

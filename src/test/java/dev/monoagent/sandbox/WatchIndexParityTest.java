@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12 part 2: the watch's index must list exactly what the full walk ({@link ProtectedFinder#find}) lists, after
+ * The watch's index must list exactly what the full walk ({@link ProtectedFinder#find}) lists, after
  * any sequence of changes — or refuse to answer (null, so the caller walks). The changes are the ones that break a
  * naive incremental index: a subtree moved in from outside the workspace (the session tmp dir), a directory renamed
  * (rename chains), a directory made and filled at once (before its watch exists), symlinks and fifos named like

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 9 item 11: spilled tool output cannot grow without bound; the oldest spills go first. */
+/** Spilled tool output cannot grow without bound; the oldest spills go first. */
 class ArtifactRetentionTest {
     @TempDir
     Path tmp;

@@ -107,7 +107,7 @@ class NodeReplTest {
         var f = assertInstanceOf(ToolResult.Failed.class, r, r.text());
         assertTrue(f.text().contains("integrity check"), f.text());
         assertFalse(f.text().contains("'real'"));
-        // and it is on the record (issue 9, red team E2: a forgery left no trace)
+        // and it is on the record: a forgery attempt leaves a trace
         assertTrue(events.stream().anyMatch(e -> e instanceof dev.monoagent.common.Event.ViolationObserved v
                 && v.violation().reason().contains("integrity check") && ("c" + n).equals(v.violation().callId())),
                 "the forged frame is recorded as a violation: " + events);
@@ -172,7 +172,7 @@ class NodeReplTest {
     }
 
     /**
-     * Issue 9 item 8, the reviewer's forgery: earlier code takes a heap snapshot, collects every string that could be
+     * A forgery through the heap: earlier code takes a heap snapshot, collects every string that could be
      * the frame key (or a whole frame header), and from a timer keeps writing forged replies for the next request ids
      * straight to fd 1 while a later evaluation (the human's, in the console) is running. The later evaluation must
      * get its own value; the forgery attempt may end the REPL, but never be taken as the reply.

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, item 7: the file tools never go further than Bash. For every path in the escape corpus, a Write through
+ * The file tools never go further than Bash. For every path in the escape corpus, a Write through
  * the tools and a write through Bash in the real sandbox have the same effect on the host: both land, or neither
  * leaves the written bytes at that path (refused by the engine, or quarantined right after the command).
  */
@@ -36,7 +36,7 @@ class ParityTest {
             ".claude/commands/x.md", ".vscode/settings.json", ".idea/workspace.xml", ".bashrc", "sub/.profile",
             ".gitmodules", ".mcp.json", ".mono-agent/violations.jsonl",
             ".npmrc", "app/.npmrc", ".envrc", ".direnv/x", ".yarnrc.yml", ".pnpmfile.cjs",
-            // host-read tool configs (HostExecuted; red-team attack 3, A3, A4, A20)
+            // host-read tool configs (HostExecuted)
             "rust-toolchain.toml", "sub/rust-toolchain", ".cargo/config.toml", "app/.cargo/config", ".mvn/jvm.config",
             ".mvn/.gitignore", "sub/.mvn/maven.config", "gradle.properties", "gradle/gradle-daemon-jvm.properties",
             "mise.toml", "mise.dev.toml", ".mise.toml", ".config/mise/config.toml", ".tool-versions",

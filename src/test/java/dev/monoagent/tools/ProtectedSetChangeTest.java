@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9 escape E-B: while a NodeRepl lives, hook-manager and direnv files that the human creates on the host must be
+ * While a NodeRepl lives, hook-manager and direnv files that the human creates on the host must be
  * as protected from the next Bash command — and from the REPL itself — as if no long-lived process ran. Every command runs under
  * the protected set current at its start: the engine ends the REPL (started under the old set) and re-initialises;
  * the next NodeRepl call says its state was lost.
@@ -61,10 +61,9 @@ class ProtectedSetChangeTest {
     }
 
     /**
-     * Red team 7, the NodeRepl form of A4: the human's editor saves {@code .env} while the REPL lives (a new file
-     * renamed over it). srt's bind over the old file went with it out of the REPL's mount namespace, so the REPL could
-     * write the saved one (a long-lived process did, checked on the old code). The engine ends the REPL before its next
-     * evaluation, as for a new protected file; the fresh one is refused the write.
+     * The human's editor saves {@code .env} while the REPL lives (a new file renamed over it). srt's bind over the old
+     * file goes with it out of the REPL's mount namespace, so the REPL could write the saved one. The engine ends the
+     * REPL before its next evaluation, as for a new protected file; the fresh one is refused the write.
      */
     @Test
     void aProtectedFileTheHumanSavesByRenameWhileTheReplLivesIsNotWritableFromIt() throws Exception {

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Read tells nothing about what exists outside the readable roots (attack 3, A19): a workspace link to an existing
+ * Read tells nothing about what exists outside the readable roots: a workspace link to an existing
  * file outside and one to a missing file get the same refusal, as a command in the sandbox gets "No such file" for
- * both. And {@code /proc/self/cwd/…} (attack 3, A1) is the workspace, as in a command — not "outside the roots".
+ * both. And {@code /proc/self/cwd/…} is the workspace, as in a command — not "outside the roots".
  */
 class ReadOracleTest {
     @TempDir

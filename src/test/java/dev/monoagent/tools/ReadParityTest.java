@@ -21,14 +21,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9 item 7 and issue 12 part 1 for reads: the home and toolchain secrets stay unreadable by every tool whatever
- * {@code readableRoots} says — Bash in the real sandbox (cat, /proc/self/root, python, perl, node, a hard link and a
- * symlink in the workspace), Read (directly and through a workspace symlink), Grep and Glob. For each root shape (the
- * secrets' parents, home itself, {@code /}) the tools agree, and a plain file next to the secrets is read by all of
- * them where a root covers it (so the test cannot pass by everything failing).
+ * The file tools go no further than Bash for reads either: the home and toolchain secrets stay unreadable by every tool
+ * whatever {@code readableRoots} says — Bash in the real sandbox (cat, /proc/self/root, python, perl, node, a hard link
+ * and a symlink in the workspace), Read (directly and through a workspace symlink), Grep and Glob. For each root shape
+ * (the secrets' parents, home itself, {@code /}) the tools agree, and a plain file next to the secrets is read by all
+ * of them where a root covers it (so the test cannot pass by everything failing).
  */
 class ReadParityTest {
-    /** Secret files under a fake home (relative): issue 12's list, our sign-in store, and the similar ones. */
+    /** Secret files under a fake home (relative): toolchain credentials, our sign-in store, and the similar ones. */
     static final List<String> SECRETS = List.of(".cargo/credentials.toml", ".cargo/credentials", ".npmrc", ".pypirc",
             ".m2/settings.xml", ".gradle/gradle.properties", ".docker/config.json", ".kube/config",
             ".aws/credentials", ".ssh/id_canary", ".gnupg/private-keys-v1.d/k.key", ".netrc", ".git-credentials",

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, red-team escape E1: a NodeRepl evaluation arms timers (and a detached child) that act after the call has
+ * A NodeRepl evaluation arms timers (and a detached child) that act after the call has
  * returned and the host has scanned. The REPL must not run between evaluations: nothing it planted may appear on the
  * host before the next evaluation, and what it does then is scanned, quarantined and recorded after that evaluation.
  */
@@ -39,7 +39,7 @@ class ReplFreezeTest {
             assertEquals("ready", sb.status().state(), String.join("\n", sb.status().lines()));
             Tools.Run run = tools.run("run-freeze");
             String w = ws.toString();
-            // the red team's E1, timers and all: a nested repository whose fsmonitor host git runs, a .env.* file, a
+            // the timer attack in full: a nested repository whose fsmonitor host git runs, a .env.* file, a
             // ticking counter, and a detached child that keeps writing
             String arm = "const fs = require('fs'); const cp = require('child_process');"
                     + "setTimeout(() => { fs.mkdirSync('" + w + "/q/.git/refs/heads', {recursive: true});"
@@ -65,7 +65,7 @@ class ReplFreezeTest {
             assertEquals(t1, size(ws.resolve("tick.txt")), "a timer of the REPL ran between evaluations");
             assertEquals(c1, size(ws.resolve("tick2.txt")), "a detached child of the REPL ran between evaluations");
             // the next evaluation lets the overdue timer run while it is watched; what it did is handled after it
-            // (since issue 9 E-A the repository is taken away as soon as its HEAD appears, so the timer's next write
+            // (the repository is taken away as soon as its HEAD appears, so the timer's next write
             // into q/.git may fail, and its uncaught error is what this evaluation reports)
             String second = run.call("c-f2", "NodeRepl", json("code",
                     "await new Promise(r => setTimeout(r, 300)); 1 + 1")).text();
@@ -94,7 +94,7 @@ class ReplFreezeTest {
     }
 
     /**
-     * The red team's E1 ending: what the timers planted they delete again before the next scan. Inside the
+     * The timer attack's other ending: what the timers planted they delete again before the next scan. Inside the
      * evaluation's window that is still recorded (the watch sees the name appear), attributed to that evaluation.
      */
     @Test

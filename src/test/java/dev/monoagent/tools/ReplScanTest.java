@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, item 6: a protected file written by a NodeRepl evaluation is recorded right after that evaluation,
+ * A protected file written by a NodeRepl evaluation is recorded right after that evaluation,
  * attributed to its call, while the REPL keeps running (not only when the REPL exits).
  */
 class ReplScanTest {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9 E-D: Glob and Grep walk the workspace on the host while a second call's sandboxed process keeps swapping a
+ * Glob and Grep walk the workspace on the host while a second call's sandboxed process keeps swapping a
  * workspace directory for a symlink to a host secret directory (outside every readable root). The swapper is a host
  * thread doing what a sandboxed command can do to its workspace (rename, symlink, rename back), only faster. Over the
  * whole race no search result names or quotes a file of the secret directory, while the decoy in the real directory

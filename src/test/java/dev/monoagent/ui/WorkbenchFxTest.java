@@ -96,7 +96,7 @@ class WorkbenchFxTest {
                 && !git.getChildren().get(0).getValue().name().equals("loading…"));
         assertEquals(List.of("hooks", "config"), git.getChildren().stream().map(i -> i.getValue().name()).toList());
         assertTrue(git.getChildren().stream().allMatch(i -> i.getValue().protectedPath()));
-        // the whole .git is read-only to the agent (issue 9 item 2), so .git itself carries a badge too
+        // the whole .git is read-only to the agent, so .git itself carries a badge too
         assertEquals(4, robot.lookup(".protected-badge").queryAll().size(), "badges on .git, .env, .git/config, hooks");
 
         // Check: every probe row, badge ENFORCING
@@ -135,7 +135,7 @@ class WorkbenchFxTest {
         assertTrue(robot.lookup(".violation-marker").queryAll().stream()
                 .anyMatch(n -> ((Labeled) n).getText().equals("write denied: .env")), "inline marker on the card");
 
-        // allowed host-loopback traffic: its own list in the inspector, not a violation row (issue 9)
+        // allowed host-loopback traffic: its own list in the inspector, not a violation row
         fake.publish(new dev.monoagent.common.Event.NetworkAllowed(java.time.Instant.now(), null, v.callId(), "Bash",
                 "curl http://127.0.0.1:5432/", "127.0.0.1", 5432, "postgres (pid 77)"));
         ListView<dev.monoagent.common.Event.NetworkAllowed> allowedList = robot.lookup("#allowed-traffic")

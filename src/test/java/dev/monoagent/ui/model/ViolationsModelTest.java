@@ -77,7 +77,7 @@ class ViolationsModelTest {
         assertTrue(!json.contains(".env"));
     }
 
-    /** Issue 9: allowed host-loopback traffic is listed apart, never as (or counted with) a violation. */
+    /** Allowed host-loopback traffic is listed apart, never as (or counted with) a violation. */
     @Test
     void allowedTrafficIsItsOwnListNotAViolationRow() {
         ViolationsModel m = model();
