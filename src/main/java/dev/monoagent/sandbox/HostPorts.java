@@ -105,18 +105,28 @@ final class HostPorts {
     }
 
     /**
-     * The process listening on host loopback {@code port}, as "name (pid N)", or null when it cannot be told (another
-     * user's process, or it is gone). Matches the listening socket's inode in /proc/net/tcp[6] against every
-     * process's open descriptors; a few ms, run only when a connection is reported.
+     * The process listening on host loopback {@code port} that a connection to {@code host} (the address the proxy
+     * dialled: {@code 127.0.0.1} or {@code ::1}) reached, as "name (pid N)", or null when it cannot be told (another
+     * user's process, or it is gone). Only listeners that accept {@code host} count, so when two processes share the
+     * port number on 127.0.0.1 and {@code ::1} the one reached is named. Matches the listening socket's inode in
+     * /proc/net/tcp[6] against every process's open descriptors; a few ms, run only when a connection is reported.
      */
-    static String listener(int port) {
+    static String listener(String host, int port) {
+        String h = host == null ? "" : host.replace("[", "").replace("]", "");
+        boolean v6 = h.equals("::1");
+        boolean v4 = h.equals("127.0.0.1");
         java.util.Set<String> inodes = new java.util.HashSet<>();
         for (String file : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
             try {
                 for (String line : Files.readAllLines(Path.of(file))) {
                     String[] f = line.trim().split("\\s+");
                     if (f.length > 9 && f[3].equals("0A") && f[1].endsWith(":" + String.format("%04X", port))) {
-                        inodes.add("socket:[" + f[9] + "]");
+                        String addr = f[1].substring(0, f[1].indexOf(':'));
+                        boolean accepts = v6 ? addr.equals(V6_LOOPBACK) || addr.equals(V6_ANY)
+                                : !v4 || ADDRS.contains(addr);
+                        if (accepts) {
+                            inodes.add("socket:[" + f[9] + "]");
+                        }
                     }
                 }
             } catch (IOException ignored) {

@@ -2518,7 +2518,7 @@ final class NativeEngine implements AutoCloseable {
             who = new Attribution(null, null, "sandbox", now.isEmpty() ? null : now.size() + " commands running");
         }
         Event.NetworkAllowed a = new Event.NetworkAllowed(e.time(), who.runId(), who.callId(), who.tool(),
-                who.command(), host, port, HostPorts.listener(port));
+                who.command(), host, port, HostPorts.listener(host, port));
         log.allowed(a);
         String id = now.size() == 1 ? now.get(0) : null;
         if (id != null) {

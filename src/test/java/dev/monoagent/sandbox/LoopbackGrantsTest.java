@@ -173,6 +173,46 @@ class LoopbackGrantsTest {
         }
     }
 
+    /**
+     * Two host processes on one port number, one on 127.0.0.1 and one on {@code ::1}: each address inside reaches
+     * its own, and each allowed-connection record names the process that was reached.
+     */
+    @Test
+    void eachLoopbackFamilyReachesAndRecordsItsOwnListenerOnASharedPort() throws Exception {
+        ServerSocket v4 = serve("127.0.0.1", "JAVA-V4");
+        int port = v4.getLocalPort();
+        Process py = new ProcessBuilder("python3", "-c", String.join("\n",
+                "import socket, sys",
+                "s = socket.socket(socket.AF_INET6)",
+                "s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)",
+                "s.bind(('::1', " + port + ")); s.listen(8); print('up', flush=True)",
+                "while True:",
+                "    c, _ = s.accept(); c.recv(4096)",
+                "    c.sendall(b'HTTP/1.0 200 OK\\r\\nContent-Length: 5\\r\\n\\r\\nPY-V6'); c.close()"))
+                .redirectErrorStream(true).start();
+        try {
+            assertEquals("up", new java.io.BufferedReader(new java.io.InputStreamReader(py.getInputStream(),
+                    StandardCharsets.UTF_8)).readLine());
+            try (Sandbox sb = open(List.of())) {
+                ExecOutcome.Completed c6 = run(sb, "curl -sS -m 5 http://[::1]:" + port + "/", "c-lb9");
+                assertEquals("PY-V6", c6.stdout(), c6.stderr());
+                ExecOutcome.Completed c4 = run(sb, "curl -sS -m 5 http://127.0.0.1:" + port + "/v4", "c-lb10");
+                assertEquals("JAVA-V4", c4.stdout(), c4.stderr());
+                assertEquals("GET /v4 ", received.get(port).substring(0, 8), received.toString());
+                List<dev.monoagent.common.Event.NetworkAllowed> a6 = c6.allowed().stream()
+                        .filter(a -> a.port() == port).toList();
+                List<dev.monoagent.common.Event.NetworkAllowed> a4 = c4.allowed().stream()
+                        .filter(a -> a.port() == port).toList();
+                assertEquals(1, a6.size(), c6.allowed().toString());
+                assertEquals(1, a4.size(), c4.allowed().toString());
+                assertTrue(a6.get(0).listener().endsWith("(pid " + py.pid() + ")"), a6.toString());
+                assertEquals("java (pid " + ProcessHandle.current().pid() + ")", a4.get(0).listener());
+            }
+        } finally {
+            py.destroyForcibly().waitFor();
+        }
+    }
+
     /** A host {@code ::1} port that localhostPorts does not grant, or that is mono-agent's own, gets nothing. */
     @Test
     void anIpv6PortNotGrantedStaysUnreachableByItsLiteral() throws Exception {
