@@ -21,6 +21,8 @@ final class HostPorts {
             "0000000000000000FFFF00000100007F", "00000000000000000000000000000000");
     /** IPv6 loopback {@code ::1} as /proc/net/tcp6 prints it (four little-endian words). */
     static final String V6_LOOPBACK = "00000000000000000000000001000000";
+    /** The IPv6 wildcard {@code ::}, which accepts {@code ::1}. */
+    private static final String V6_ANY = "00000000000000000000000000000000";
 
     /** Listening ports (any loopback or wildcard address, {@code ::1} included) from /proc/net/tcp and tcp6. */
     static List<Integer> listening(Path procNetTcp, Collection<Integer> excluded) {
@@ -58,12 +60,33 @@ final class HostPorts {
     }
 
     /**
-     * Host ports listening on {@code ::1} only (nothing on 127.0.0.1, 0.0.0.0 or {@code ::} for the same port): Node's
-     * {@code listen(port, "localhost")} binds there. They are granted like the others, but reached as {@code [::1]}.
+     * Which address families listen on each host loopback port. {@code v4}: 127.0.0.1 or 0.0.0.0, or their IPv6 forms
+     * (v4-mapped 127.0.0.1, {@code ::}); {@code v6}: {@code ::1} or {@code ::}. Node's {@code listen(port,
+     * "localhost")} binds {@code ::1} only; a dual-stack server binds both.
      */
-    static List<Integer> v6Only(Path procNetTcp, Collection<Integer> excluded) {
-        TreeSet<Integer> v4 = read(procNetTcp, excluded, false);
-        TreeSet<Integer> out = new TreeSet<>();
+    record Families(java.util.Set<Integer> v4, java.util.Set<Integer> v6) {
+        static final Families NONE = new Families(java.util.Set.of(), java.util.Set.of());
+
+        Families {
+            v4 = java.util.Set.copyOf(v4);
+            v6 = java.util.Set.copyOf(v6);
+        }
+
+        /** The host address the sandbox's 127.0.0.1:{@code port} is forwarded to: IPv4 unless only IPv6 listens. */
+        String targetOfV4(int port) {
+            return !v4.contains(port) && v6.contains(port) ? "[::1]" : "127.0.0.1";
+        }
+
+        /** The host address the sandbox's [::1]:{@code port} is forwarded to: IPv6 unless only IPv4 listens. */
+        String targetOfV6(int port) {
+            return v6.contains(port) ? "[::1]" : "127.0.0.1";
+        }
+    }
+
+    /** The families listening on each loopback port now (from /proc/net/tcp and tcp6). */
+    static Families families(Path procNetTcp) {
+        TreeSet<Integer> v4 = read(procNetTcp, List.of(), false);
+        TreeSet<Integer> v6 = new TreeSet<>();
         try {
             for (String line : Files.readAllLines(procNetTcp.resolveSibling(procNetTcp.getFileName() + "6"))) {
                 String[] f = line.trim().split("\\s+");
@@ -71,32 +94,39 @@ final class HostPorts {
                     continue;
                 }
                 String[] local = f[1].split(":");
-                if (local.length == 2 && local[0].equals(V6_LOOPBACK)) {
-                    int port = Integer.parseInt(local[1], 16);
-                    if (!excluded.contains(port) && !v4.contains(port)) {
-                        out.add(port);
-                    }
+                if (local.length == 2 && (local[0].equals(V6_LOOPBACK) || local[0].equals(V6_ANY))) {
+                    v6.add(Integer.parseInt(local[1], 16));
                 }
             }
         } catch (IOException | NumberFormatException ignored) {
-            // no tcp6: none
+            // no tcp6: no IPv6 listeners
         }
-        return List.copyOf(out);
+        return new Families(v4, v6);
     }
 
     /**
-     * The process listening on host loopback {@code port}, as "name (pid N)", or null when it cannot be told (another
-     * user's process, or it is gone). Matches the listening socket's inode in /proc/net/tcp[6] against every
-     * process's open descriptors; a few ms, run only when a connection is reported.
+     * The process listening on host loopback {@code port} that a connection to {@code host} (the address the proxy
+     * dialled: {@code 127.0.0.1} or {@code ::1}) reached, as "name (pid N)", or null when it cannot be told (another
+     * user's process, or it is gone). Only listeners that accept {@code host} count, so when two processes share the
+     * port number on 127.0.0.1 and {@code ::1} the one reached is named. Matches the listening socket's inode in
+     * /proc/net/tcp[6] against every process's open descriptors; a few ms, run only when a connection is reported.
      */
-    static String listener(int port) {
+    static String listener(String host, int port) {
+        String h = host == null ? "" : host.replace("[", "").replace("]", "");
+        boolean v6 = h.equals("::1");
+        boolean v4 = h.equals("127.0.0.1");
         java.util.Set<String> inodes = new java.util.HashSet<>();
         for (String file : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
             try {
                 for (String line : Files.readAllLines(Path.of(file))) {
                     String[] f = line.trim().split("\\s+");
                     if (f.length > 9 && f[3].equals("0A") && f[1].endsWith(":" + String.format("%04X", port))) {
-                        inodes.add("socket:[" + f[9] + "]");
+                        String addr = f[1].substring(0, f[1].indexOf(':'));
+                        boolean accepts = v6 ? addr.equals(V6_LOOPBACK) || addr.equals(V6_ANY)
+                                : !v4 || ADDRS.contains(addr);
+                        if (accepts) {
+                            inodes.add("socket:[" + f[9] + "]");
+                        }
                     }
                 }
             } catch (IOException ignored) {

@@ -772,10 +772,10 @@ final class NativeEngine implements AutoCloseable {
         commands.put(w.commandId(), who);
         Map<String, String> e = sandboxEnv(extraEnv);
         String marker = marked ? "\u0001mono-agent-started-" + UUID.randomUUID() + "\u0001" : null;
-        java.util.Set<Integer> v6 = ports.isEmpty() ? Set.of()
-                : Set.copyOf(HostPorts.v6Only(Path.of("/proc/net/tcp"), List.of()));
+        HostPorts.Families families = ports.isEmpty() || Platform.current() == Platform.MACOS
+                ? HostPorts.Families.NONE : HostPorts.families(Path.of("/proc/net/tcp"));
         e.put("MONO_AGENT_CMD", Platform.current() == Platform.MACOS ? MacHost.command(argv, marker)
-                : CommandScript.build(argv, ports, v6, tools.socat().toString(), marker));
+                : CommandScript.build(argv, ports, families, tools.socat().toString(), marker));
         return new Prepared(w.commandId(), List.of(tools.bash().toString(), "-c", w.wrapped()), e, before, who,
                 w.prepared(), marker, watchMark(), List.copyOf(extras));
     }
@@ -2519,7 +2519,7 @@ final class NativeEngine implements AutoCloseable {
             who = new Attribution(null, null, "sandbox", now.isEmpty() ? null : now.size() + " commands running");
         }
         Event.NetworkAllowed a = new Event.NetworkAllowed(e.time(), who.runId(), who.callId(), who.tool(),
-                who.command(), host, port, HostPorts.listener(port));
+                who.command(), host, port, HostPorts.listener(host, port));
         log.allowed(a);
         String id = now.size() == 1 ? now.get(0) : null;
         if (id != null) {

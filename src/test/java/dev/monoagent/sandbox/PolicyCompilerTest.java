@@ -181,6 +181,38 @@ class PolicyCompilerTest {
         assertTrue(s.contains("PROXY:localhost:127.0.0.1:8080,proxyport=3128"));
         assertTrue(s.endsWith("exec 'true'"));
         assertTrue(s.contains("for __mh in 0C38 1F90;"), "waits for the proxy and the forwarder: " + s);
+        assertTrue(s.contains("TCP6-LISTEN:8080,bind=[::1],ipv6only=1,fork,reuseaddr PROXY:localhost:127.0.0.1:8080,"),
+                "[::1] inside is served too, reaching the IPv4 listener when there is no IPv6 one: " + s);
+        assertTrue(s.contains("for __mh in 1F90; do [[ $__mt == *\"" + HostPorts.V6_LOOPBACK + ":$__mh "), s);
+    }
+
+    @Test
+    void eachLoopbackForwarderDialsTheHostListenerOfItsOwnFamilyWhenThereIsOne() throws Exception {
+        // 8080: IPv4 only; 5432: ::1 only; 3000: both (two listeners, perhaps two processes); 9000: :: (dual stack)
+        HostPorts.Families f = new HostPorts.Families(java.util.Set.of(8080, 3000, 9000),
+                java.util.Set.of(5432, 3000, 9000));
+        String s = CommandScript.build(List.of("true"), List.of(3000, 5432, 8080, 9000), f, "/usr/bin/socat", null);
+        for (String want : List.of("TCP-LISTEN:8080,bind=127.0.0.1,fork,reuseaddr PROXY:localhost:127.0.0.1:8080,",
+                "TCP6-LISTEN:8080,bind=[::1],ipv6only=1,fork,reuseaddr PROXY:localhost:127.0.0.1:8080,",
+                "TCP-LISTEN:5432,bind=127.0.0.1,fork,reuseaddr PROXY:localhost:[::1]:5432,",
+                "TCP6-LISTEN:5432,bind=[::1],ipv6only=1,fork,reuseaddr PROXY:localhost:[::1]:5432,",
+                "TCP-LISTEN:3000,bind=127.0.0.1,fork,reuseaddr PROXY:localhost:127.0.0.1:3000,",
+                "TCP6-LISTEN:3000,bind=[::1],ipv6only=1,fork,reuseaddr PROXY:localhost:[::1]:3000,",
+                "TCP6-LISTEN:9000,bind=[::1],ipv6only=1,fork,reuseaddr PROXY:localhost:[::1]:9000,")) {
+            assertTrue(s.contains(want), want + " in " + s);
+        }
+        Path script = tmp.resolve("script.sh");
+        Files.writeString(script, s);
+        Process p = new ProcessBuilder("bash", "-n", script.toString()).redirectErrorStream(true).start();
+        assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes()) + s);
+        Path tcp = tmp.resolve("tcp");
+        Files.writeString(tcp, String.join("\n", "  sl  local_address rem_address   st",
+                "   0: 0100007F:1F90 00000000:0000 0A 0", "   1: 0100007F:0BB8 00000000:0000 0A 0", ""));
+        Files.writeString(tmp.resolve("tcp6"), String.join("\n", "  sl  local_address rem_address   st",
+                "   0: " + HostPorts.V6_LOOPBACK + ":1538 00000000000000000000000000000000:0000 0A 0",
+                "   1: " + HostPorts.V6_LOOPBACK + ":0BB8 00000000000000000000000000000000:0000 0A 0",
+                "   2: 00000000000000000000000000000000:2328 00000000000000000000000000000000:0000 0A 0", ""));
+        assertEquals(f, HostPorts.families(tcp));
     }
 
     @Test
