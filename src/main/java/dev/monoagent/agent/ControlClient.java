@@ -28,17 +28,17 @@ public final class ControlClient {
 
     /** The instance's status, or empty when no instance answers. */
     public Optional<InstanceStatus> status() {
-        return call("status");
+        return call(new Request.Status());
     }
 
     /** Asks the instance to raise its window; returns its status, or empty when none answers. */
     public Optional<InstanceStatus> focus() {
-        return call("focus");
+        return call(new Request.Focus());
     }
 
     /** Asks the instance to stop; returns its last status, or empty when none was running. */
     public Optional<InstanceStatus> stop() {
-        return call("stop");
+        return call(new Request.Stop());
     }
 
     /**
@@ -51,7 +51,7 @@ public final class ControlClient {
     }
 
     Optional<ToolCallReply> callTool(String name, String argsJson, String runId, java.time.Duration wait) {
-        return exchange(new Request("tool", name, argsJson, runId), wait, true).map(Reply::toolReply);
+        return exchange(new Request.Tool(name, argsJson, runId), wait, true).map(Reply::toolReply);
     }
 
     /**
@@ -96,7 +96,7 @@ public final class ControlClient {
         try {
             ch = SocketChannel.open(StandardProtocolFamily.UNIX);
             ch.connect(UnixDomainSocketAddress.of(socket));
-            ControlProtocol.write(ch, new Request("run", null, null, null, prompt, continueLatest, model));
+            ControlProtocol.write(ch, new Request.Run(prompt, continueLatest, model));
             return Optional.of(new RemoteRun(ch));
         } catch (IOException e) {
             if (ch != null) {
@@ -138,7 +138,7 @@ public final class ControlClient {
                     }
                     Reply r = ControlProtocol.JSON.readValue(line, Reply.class);
                     if (!r.ok()) {
-                        throw new ControlException(r.error());
+                        throw new ControlException(r);
                     }
                     if (r.event() != null) {
                         onEvent.accept(r.event());
@@ -178,14 +178,14 @@ public final class ControlClient {
      * @throws ControlException when the instance answers but cannot re-check
      */
     public Optional<InstanceStatus> recheck() {
-        return exchange(new Request("check"), CHECK_WAIT).map(Reply::status);
+        return exchange(new Request.Check(), CHECK_WAIT).map(Reply::status);
     }
 
     /** A self-check on a loaded 2-core machine has taken over 20 s; the control wait is for quick answers. */
     static final java.time.Duration CHECK_WAIT = java.time.Duration.ofMinutes(3);
 
-    private Optional<InstanceStatus> call(String op) {
-        return exchange(new Request(op), CONTROL_WAIT).map(Reply::status);
+    private Optional<InstanceStatus> call(Request request) {
+        return exchange(request, CONTROL_WAIT).map(Reply::status);
     }
 
     /** How long a status/focus/stop answer may take before the instance counts as not answering. */
@@ -238,17 +238,33 @@ public final class ControlClient {
         }
         Reply r = ControlProtocol.JSON.readValue(line, Reply.class);
         if (!r.ok()) {
-            throw new ControlException(r.error());
+            throw new ControlException(r);
         }
         return Optional.of(r);
     }
 
-    /** The instance answered but refused the request. */
+    /** The instance answered but refused the request, or the exchange broke. */
     public static class ControlException extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        private final boolean notServed;
 
         public ControlException(String message) {
             super(message);
+            this.notServed = false;
+        }
+
+        ControlException(Reply refused) {
+            super(refused.error());
+            this.notServed = refused.code() == ControlProtocol.Code.NOT_SERVED
+                    || refused.code() == ControlProtocol.Code.UNKNOWN_REQUEST;
+        }
+
+        /**
+         * The instance does not serve this kind of request (or does not know it): the caller may do it here
+         * instead. Not so for a request that was served and failed.
+         */
+        public boolean notServed() {
+            return notServed;
         }
     }
 }

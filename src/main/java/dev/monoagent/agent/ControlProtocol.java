@@ -1,5 +1,7 @@
 package dev.monoagent.agent;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -9,9 +11,9 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The wire format of the control endpoint: one JSON object per line each way. Requests name an {@code op}
- * ({@code status}, {@code focus}, {@code stop}, {@code tool}, {@code run}); replies carry {@code ok}, an optional {@code error} and, for status,
- * the {@link InstanceStatus}.
+ * The wire format of the control endpoint: one JSON object per line each way. A {@link Request} is one of a closed set,
+ * named on the wire by its {@code op}; a {@link Reply} carries {@code ok}, and when refused an {@code error} for a
+ * person and a {@code code} for the program.
  */
 final class ControlProtocol {
     static final ObjectMapper JSON = new ObjectMapper()
@@ -19,33 +21,75 @@ final class ControlProtocol {
     /** A request or reply larger than this is refused (the endpoint only ever carries small objects). */
     static final int MAX_MESSAGE = 1 << 20;
 
-    /**
-     * {@code tool}, {@code args}, {@code runId} are set only for op {@code tool}; {@code prompt},
-     * {@code continueLatest}, {@code model} only for op {@code run}.
-     */
-    record Request(String op, String tool, String args, String runId, String prompt, boolean continueLatest,
-                   String model) {
-        Request(String op) {
-            this(op, null, null, null, null, false, null);
-        }
+    /** What a client asks of the instance; each kind carries exactly its own fields. */
+    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "op")
+    @JsonSubTypes({
+        @JsonSubTypes.Type(value = Request.Status.class, name = "status"),
+        @JsonSubTypes.Type(value = Request.Focus.class, name = "focus"),
+        @JsonSubTypes.Type(value = Request.Stop.class, name = "stop"),
+        @JsonSubTypes.Type(value = Request.Check.class, name = "check"),
+        @JsonSubTypes.Type(value = Request.Tool.class, name = "tool"),
+        @JsonSubTypes.Type(value = Request.Run.class, name = "run")})
+    sealed interface Request {
+        /** The instance's status. */
+        record Status() implements Request {}
 
-        Request(String op, String tool, String args, String runId) {
-            this(op, tool, args, runId, null, false, null);
-        }
+        /** Raise the window; answered with the status. */
+        record Focus() implements Request {}
+
+        /** Stop the instance; answered with its last status first. */
+        record Stop() implements Request {}
+
+        /** Re-run the sandbox self-check (reviving a failed engine). */
+        record Check() implements Request {}
+
+        /** One tool call ({@code args}: the arguments' JSON; the same {@code runId} shares a NodeRepl). */
+        record Tool(String tool, String args, String runId) implements Request {}
+
+        /** An agent run, streamed back event by event. */
+        record Run(String prompt, boolean continueLatest, String model) implements Request {}
+    }
+
+    /** Why a request was refused, for the program (the {@code error} text is for a person). */
+    enum Code {
+        /** The peer is not the user who owns the instance. */
+        FORBIDDEN,
+        /** The request is not one this instance knows (an older or newer client), or not JSON. */
+        UNKNOWN_REQUEST,
+        /** This instance does not serve that kind of request (no tools, no agent, no re-check). */
+        NOT_SERVED,
+        /** The request was understood and failed ({@code field} may name the bad input). */
+        FAILED
     }
 
     /**
-     * One reply line. Op {@code run} streams many: one per event of the run ({@code event}: the run log's JSON line),
+     * One reply line. A run request streams many: one per event of the run ({@code event}: the run log's JSON line),
      * then a last one with {@code runResult}; {@code field} names the bad input of a refused request.
      */
-    record Reply(boolean ok, String error, InstanceStatus status, ToolCallReply toolReply, String event,
+    record Reply(boolean ok, String error, Code code, InstanceStatus status, ToolCallReply toolReply, String event,
                  RunResult runResult, String field) {
-        Reply(boolean ok, String error, InstanceStatus status) {
-            this(ok, error, status, null, null, null, null);
+        static Reply status(InstanceStatus status) {
+            return new Reply(true, null, null, status, null, null, null, null);
         }
 
-        Reply(boolean ok, String error, InstanceStatus status, ToolCallReply toolReply) {
-            this(ok, error, status, toolReply, null, null, null);
+        static Reply tool(ToolCallReply reply) {
+            return new Reply(true, null, null, null, reply, null, null, null);
+        }
+
+        static Reply event(String line) {
+            return new Reply(true, null, null, null, null, line, null, null);
+        }
+
+        static Reply result(RunResult result) {
+            return new Reply(true, null, null, null, null, null, result, null);
+        }
+
+        static Reply refused(Code code, String error) {
+            return refused(code, error, null);
+        }
+
+        static Reply refused(Code code, String error, String field) {
+            return new Reply(false, error, code, null, null, null, null, field);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.monoagent.agent;
 
+import dev.monoagent.agent.ControlProtocol.Code;
 import dev.monoagent.agent.ControlProtocol.Reply;
 import dev.monoagent.agent.ControlProtocol.Request;
 import java.io.IOException;
@@ -108,7 +109,7 @@ public final class ControlServer implements AutoCloseable {
     private void handle(SocketChannel client) throws IOException {
         UnixDomainPrincipal peer = client.getOption(ExtendedSocketOptions.SO_PEERCRED);
         if (peer == null || !peer.user().getName().equals(owner.getName())) {
-            ControlProtocol.write(client, new Reply(false, "forbidden: not the instance owner", null));
+            ControlProtocol.write(client, Reply.refused(Code.FORBIDDEN, "forbidden: not the instance owner"));
             return;
         }
         // a peer that connects and never sends its request must not hold a task (or, inline, the accept loop)
@@ -134,36 +135,42 @@ public final class ControlServer implements AutoCloseable {
         if (line == null) {
             return;
         }
-        Request req = ControlProtocol.JSON.readValue(line, Request.class);
-        String op = req.op() == null ? "" : req.op();
-        switch (op) {
-            case "status" -> ControlProtocol.write(client, new Reply(true, null, handler.status()));
-            case "focus" -> {
+        Request req;
+        try {
+            req = ControlProtocol.JSON.readValue(line, Request.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            ControlProtocol.write(client, Reply.refused(Code.UNKNOWN_REQUEST,
+                    "not a request this instance knows: " + dev.monoagent.common.Printable.line(
+                            e.getOriginalMessage())));
+            return;
+        }
+        switch (req) {
+            case Request.Status s -> ControlProtocol.write(client, Reply.status(handler.status()));
+            case Request.Focus f -> {
                 handler.focus();
-                ControlProtocol.write(client, new Reply(true, null, handler.status()));
+                ControlProtocol.write(client, Reply.status(handler.status()));
             }
-            case "stop" -> {
-                ControlProtocol.write(client, new Reply(true, null, handler.status()));
+            case Request.Stop s -> {
+                ControlProtocol.write(client, Reply.status(handler.status()));
                 handler.stop();
             }
-            case "check" -> {
+            case Request.Check c -> {
                 InstanceStatus st = handler.recheck();
                 ControlProtocol.write(client, st == null
-                        ? new Reply(false, "this instance cannot re-check its sandbox", null)
-                        : new Reply(true, null, st));
+                        ? Reply.refused(Code.NOT_SERVED, "this instance cannot re-check its sandbox")
+                        : Reply.status(st));
             }
-            case "tool" -> serveTool(client, req);
-            case "run" -> serveRun(client, req);
-            default -> ControlProtocol.write(client, new Reply(false, "unknown op: " + op, null));
+            case Request.Tool t -> serveTool(client, t);
+            case Request.Run r -> serveRun(client, r);
         }
     }
 
     /**
-     * Op {@code tool}: one tool call, answered with its reply. The peer closing its side before the answer (Ctrl-C or
+     * A tool request: one tool call, answered with its reply. The peer closing its side before the answer (Ctrl-C or
      * SIGTERM of {@code tools call}, a client that died) cancels the call here, which kills its sandboxed process
      * group: a command must not keep running in the instance for a client that is gone.
      */
-    private void serveTool(SocketChannel client, Request req) throws IOException {
+    private void serveTool(SocketChannel client, Request.Tool req) throws IOException {
         dev.monoagent.common.TaskExecutor.Task<ToolCallReply> call = dev.monoagent.common.TaskExecutor.shared()
                 .submit("control-tool", () -> handler.callTool(req.tool(), req.args() == null ? "{}" : req.args(),
                         req.runId()));
@@ -184,24 +191,24 @@ public final class ControlServer implements AutoCloseable {
         try {
             r = call.future().join();
         } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
-            ControlProtocol.write(client, new Reply(false, "the tool call failed in the instance: "
-                    + (e.getCause() == null ? e : e.getCause()).getMessage(), null));
+            ControlProtocol.write(client, Reply.refused(Code.FAILED, "the tool call failed in the instance: "
+                    + (e.getCause() == null ? e : e.getCause()).getMessage()));
             return;
         }
         ControlProtocol.write(client, r == null
-                ? new Reply(false, "this instance does not serve tool calls", null)
-                : new Reply(true, null, null, r));
+                ? Reply.refused(Code.NOT_SERVED, "this instance does not serve tool calls")
+                : Reply.tool(r));
     }
 
     /**
-     * Op {@code run}: starts an agent run in this instance (its window shows it live) and streams every event of the
+     * A run request: starts an agent run in this instance (its window shows it live) and streams every event of the
      * run back as a reply line, then the result. The peer closing its side (Ctrl-C in {@code mono-agent run}) stops
      * the run.
      */
-    private void serveRun(SocketChannel client, Request req) throws IOException {
+    private void serveRun(SocketChannel client, Request.Run req) throws IOException {
         AgentService service = handler.agentService();
         if (service == null) {
-            ControlProtocol.write(client, new Reply(false, "this instance does not run the agent", null));
+            ControlProtocol.write(client, Reply.refused(Code.NOT_SERVED, "this instance does not run the agent"));
             return;
         }
         Object lock = new Object();
@@ -215,26 +222,25 @@ public final class ControlServer implements AutoCloseable {
                                 return;
                             }
                             try {
-                                ControlProtocol.write(client, new Reply(true, null, null, null,
-                                        dev.monoagent.common.EventJson.line(e), null, null));
+                                ControlProtocol.write(client, Reply.event(dev.monoagent.common.EventJson.line(e)));
                             } catch (IOException ex) {
                                 broken[0] = true; // the peer is gone; its closing side stops the run below
                             }
                         }
                     });
         } catch (dev.monoagent.config.ConfigException e) {
-            ControlProtocol.write(client, new Reply(false, e.getMessage(), null, null, null, null,
+            ControlProtocol.write(client, Reply.refused(Code.FAILED, e.getMessage(),
                     e.errors().isEmpty() ? null : e.errors().get(0).field()));
             return;
         } catch (AgentRuns.BadRequest e) {
-            ControlProtocol.write(client, new Reply(false, e.getMessage(), null, null, null, null, "request"));
+            ControlProtocol.write(client, Reply.refused(Code.FAILED, e.getMessage(), "request"));
             return;
         }
         run.result().whenComplete((r, x) -> {
             synchronized (lock) {
                 try {
                     if (!broken[0]) {
-                        ControlProtocol.write(client, new Reply(true, null, null, null, null, r, null));
+                        ControlProtocol.write(client, Reply.result(r));
                     }
                     client.shutdownInput(); // ends the wait for the peer below
                 } catch (IOException ex) {

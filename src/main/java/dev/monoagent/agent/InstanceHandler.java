@@ -24,7 +24,7 @@ public interface InstanceHandler {
     }
 
     /**
-     * The service whose agent serves op {@code run} (a prompt from {@code mono-agent run}, shown live in a window),
+     * The service whose agent serves run requests (a prompt from {@code mono-agent run}, shown live in a window),
      * or null when this instance runs no agent.
      */
     default AgentService agentService() {

@@ -105,7 +105,7 @@ final class RunCommand implements Callable<Integer> {
             });
         } catch (ControlClient.ControlException e) {
             String msg = String.valueOf(e.getMessage());
-            if (msg.startsWith("unknown op") || msg.contains("does not run the agent")) {
+            if (e.notServed()) {
                 ctx.err().println("note: the running instance does not run the agent (" + msg
                         + "); running here.");
                 return null;

@@ -158,6 +158,10 @@ final class ToolsCommand implements Runnable {
                 throw new CliException(ExitCodes.ERROR, "Error: " + e.getMessage() + "; the tool call may still be "
                         + "running there (see `mono-agent logs`). [control_timeout]");
             } catch (ControlClient.ControlException e) {
+                if (!e.notServed()) {
+                    // it ran there and failed: running it here as well would run it twice
+                    throw new CliException(ExitCodes.ERROR, "Error: " + e.getMessage() + " [instance_error]");
+                }
                 ctx.err().println("note: the running instance does not serve tool calls (" + e.getMessage()
                         + "); running this call in a fresh run here.");
                 remote = Optional.empty();

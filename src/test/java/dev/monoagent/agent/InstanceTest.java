@@ -123,6 +123,35 @@ class InstanceTest {
         assertEquals(List.of("dev.monoagent.cli.Main", "start"), argv.subList(argv.size() - 2, argv.size()));
     }
 
+    /**
+     * A request of a kind the instance does not know (another version's client, or garbage) is refused with a code the
+     * client reads, not a text it must match, and the instance goes on serving; a kind this instance does not serve
+     * is told apart from one that was served and failed.
+     */
+    @Test
+    void anUnknownOrUnservedRequestIsRefusedByCode() throws Exception {
+        try (Instance i = ((Instance.Acquired) Instance.acquire(ws, handler(), pool)).instance()) {
+            for (String raw : List.of("{\"op\":\"reboot\"}", "{\"tool\":\"Bash\"}", "not json")) {
+                try (var ch = java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+                    ch.connect(java.net.UnixDomainSocketAddress.of(i.endpoint()));
+                    ch.write(java.nio.ByteBuffer.wrap((raw + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    ControlProtocol.Reply r = ControlProtocol.JSON.readValue(ControlProtocol.readLine(ch),
+                            ControlProtocol.Reply.class);
+                    assertFalse(r.ok(), raw);
+                    assertEquals(ControlProtocol.Code.UNKNOWN_REQUEST, r.code(), raw + ": " + r.error());
+                }
+            }
+            ControlClient c = ControlClient.forWorkspace(ws);
+            assertTrue(c.status().isPresent(), "still serving");
+            ControlClient.ControlException tool = org.junit.jupiter.api.Assertions.assertThrows(
+                    ControlClient.ControlException.class, () -> c.callTool("Bash", "{\"command\":\"true\"}", "r1"));
+            assertTrue(tool.notServed(), tool.getMessage());
+            ControlClient.ControlException run = org.junit.jupiter.api.Assertions.assertThrows(
+                    ControlClient.ControlException.class, () -> c.run("hi", false, null).orElseThrow().stream(l -> { }));
+            assertTrue(run.notServed(), run.getMessage());
+        }
+    }
+
     @Test
     void nothingRunningMeansEmptyStatus() {
         assertTrue(InstanceLauncher.status(ws).isEmpty());
