@@ -1,9 +1,7 @@
 package dev.monoagent.sandbox;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.monoagent.common.Event;
+import dev.monoagent.common.EventJson;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.Violation;
 import java.io.IOException;
@@ -14,8 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.ZoneOffset;
 
 /**
- * The record of violations: one JSON line per violation in {@code <ws>/.mono-agent/violations/<date>.jsonl} (UTC
- * date), and an {@link Event.ViolationObserved} to the sink. srt's own store is a 100-entry ring; this file is the
+ * The record of violations: one {@link Event.ViolationObserved} per violation, as a line in the run log's format
+ * ({@link EventJson}) in {@code <ws>/.mono-agent/violations/<date>.jsonl} (UTC date) and to the sink. srt's own store is a 100-entry ring; this file is the
  * record. Written by the host process only ({@code .mono-agent/} is write-denied inside the sandbox).
  *
  * <p>A command can make thousands of refused writes in a second, and each record is a file append, an event, a run
@@ -26,7 +24,6 @@ import java.time.ZoneOffset;
  * always kept one by one, whatever the count.
  */
 final class ViolationLog {
-    private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
     /** Records of one call, tier and kind kept one by one before further ones are aggregated. */
     static final int KEEP = 50;
 
@@ -125,40 +122,24 @@ final class ViolationLog {
     }
 
     private void write(Violation v) {
-        try {
-            Files.createDirectories(dir);
-            ObjectNode n = JSON.createObjectNode();
-            n.put("time", v.time().toString());
-            n.put("tier", v.tier().name());
-            n.put("kind", v.kind().name());
-            n.put("runId", v.runId());
-            n.put("callId", v.callId());
-            n.put("tool", v.tool());
-            n.put("command", v.command());
-            n.put("target", v.target());
-            n.put("reason", v.reason());
-            if (v.aggregated()) {
-                n.put("aggregated", v.more());
-            }
-            Path file = dir.resolve(v.time().atZone(ZoneOffset.UTC).toLocalDate() + ".jsonl");
-            Files.writeString(file, JSON.writeValueAsString(n) + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException ignored) {
-            // the event below still reaches the UI/CLI; a read-only state dir must not stop the command
-        }
-        sink.accept(new Event.ViolationObserved(v.time(), v));
+        append(new Event.ViolationObserved(v.time(), v));
     }
 
     /** Allowed host-loopback traffic: a line of its own type in the same record file, and the event. */
     synchronized void allowed(Event.NetworkAllowed a) {
+        append(a);
+    }
+
+    /** One event: a line of the day's file, in the run log's format ({@link EventJson}), then to the sink. */
+    private void append(Event e) {
         try {
             Files.createDirectories(dir);
-            Path file = dir.resolve(a.time().atZone(ZoneOffset.UTC).toLocalDate() + ".jsonl");
-            Files.writeString(file, dev.monoagent.common.EventJson.line(a) + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Path file = dir.resolve(e.time().atZone(ZoneOffset.UTC).toLocalDate() + ".jsonl");
+            Files.writeString(file, EventJson.line(e) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException ignored) {
-            // as above
+            // the event still reaches the UI/CLI; a read-only state dir must not stop the command
         }
-        sink.accept(a);
+        sink.accept(e);
     }
 }

@@ -94,13 +94,13 @@ class SandboxModesTest {
             String text = "";
             while (System.nanoTime() < deadline) {
                 text = Files.exists(log) ? Files.readString(log) : "";
-                if (text.contains("\"tier\":\"OBSERVED\"") && text.contains("\"tier\":\"DETECTED\"")) {
+                if (text.contains("\"tier\":\"observed\"") && text.contains("\"tier\":\"detected\"")) {
                     break;
                 }
                 Thread.sleep(20);
             }
-            assertTrue(text.contains("\"tier\":\"OBSERVED\""), text);
-            assertTrue(text.contains("\"tier\":\"DETECTED\""), text);
+            assertTrue(text.contains("\"tier\":\"observed\""), text);
+            assertTrue(text.contains("\"tier\":\"detected\""), text);
             assertTrue(text.contains("\"runId\":\"run-7\"") && text.contains("\"callId\":\"call-9\""), text);
             assertFalse(Files.exists(ws.resolve(".env.jsonl")));
         }
