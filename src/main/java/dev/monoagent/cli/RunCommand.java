@@ -117,12 +117,7 @@ final class RunCommand implements Callable<Integer> {
     private RunResult here(LoadedConfig lc, EventSink printer, AtomicBoolean interrupted) throws Exception {
         try (TaskExecutor pool = TaskExecutor.create("mono-agent-run");
              AgentService service = AgentService.of(lc, HostEnv.from(ctx.env()), pool)) {
-            EventSink out = json ? e -> {
-                synchronized (this) {
-                    ctx.out().println(EventJson.line(e));
-                    ctx.out().flush();
-                }
-            } : printer;
+            EventSink out = json ? EventPrinter.jsonl(ctx.out()) : printer;
             AgentRun run;
             try {
                 run = service.agent().start(new AgentRuns.Request(prompt, continueLatest, null, model), out);
