@@ -12,8 +12,7 @@ public final class Main {
         dev.monoagent.agent.UserDirs.keepPreferencesInConfigDir(System.getenv());
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        // System.console() is non-null when stdin and stdout are both a terminal (a redirected stdout gets the exact
-        // bytes); a JDK whose console provider answers regardless only makes the output escaped, never raw
+        // System.console() is non-null when stdin and stdout are both a terminal: only then may a command prompt
         boolean tty = System.console() != null;
         CliContext ctx = new CliContext(out, err, Path.of("").toAbsolutePath(), System.getenv(), tty);
         int code = MonoAgentCli.run(ctx, args);

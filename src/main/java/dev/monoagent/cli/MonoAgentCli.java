@@ -23,13 +23,7 @@ public final class MonoAgentCli {
 
     /** Root command: prints usage when run without a subcommand. */
     @Command(name = "mono-agent", mixinStandardHelpOptions = true, versionProvider = Version.class,
-            description = "Run an AI code agent inside a provable OS sandbox (srt), from a terminal or a workbench.",
-            subcommands = {CommandLine.HelpCommand.class, InitCommand.class, ValidateCommand.class,
-                    ConfigCommand.class, PresetsCommand.class, ToolsCommand.class, SandboxCommand.class,
-                    InstanceCommands.Start.class, InstanceCommands.Stop.class, InstanceCommands.Restart.class,
-                    InstanceCommands.Status.class, InstanceCommands.Logs.class, AuthCommand.class,
-                    MemoryCommand.class, RunsCommand.class, WorkbenchCommand.class, RunCommand.class,
-                    TrustCommand.class})
+            description = "Run an AI code agent inside a provable OS sandbox (srt), from a terminal or a workbench.")
     static final class Root implements Runnable {
         @Spec
         CommandSpec spec;
@@ -63,10 +57,53 @@ public final class MonoAgentCli {
         return p.getProperty("version", "unknown");
     }
 
-    /** Builds the command tree bound to {@code ctx}. */
+    /** The subcommands, in the order help lists them. */
+    static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(CommandLine.HelpCommand.class,
+            InitCommand.class, ValidateCommand.class, ConfigCommand.class, PresetsCommand.class, ToolsCommand.class,
+            SandboxCommand.class, InstanceCommands.Start.class, InstanceCommands.Stop.class,
+            InstanceCommands.Restart.class, InstanceCommands.Status.class, InstanceCommands.Logs.class,
+            AuthCommand.class, MemoryCommand.class, RunsCommand.class, WorkbenchCommand.class, RunCommand.class,
+            TrustCommand.class);
+
+    /** Builds the whole command tree bound to {@code ctx}. */
     public static CommandLine commandLine(CliContext ctx) {
+        return commandLine(ctx, SUBCOMMANDS);
+    }
+
+    /**
+     * Just the part of the tree {@code args} reach: picocli reads every command's annotations by reflection when it
+     * is added (most of a short command's start-up time), so a named subcommand is added alone and
+     * {@code --version} alone adds none. Help, usage and an unknown name get the whole tree.
+     */
+    static CommandLine commandLineFor(CliContext ctx, String... args) {
+        String first = null;
+        boolean version = false;
+        for (String a : args) {
+            if (a.equals("--version") || a.equals("-V")) {
+                version = true;
+            } else if (!a.startsWith("-")) {
+                first = a;
+                break;
+            }
+        }
+        if (first == null) {
+            return commandLine(ctx, version ? java.util.List.of() : SUBCOMMANDS);
+        }
+        for (Class<?> c : SUBCOMMANDS) {
+            Command cmd = c.getAnnotation(Command.class);
+            if (cmd != null && cmd.name().equals(first) && c != CommandLine.HelpCommand.class) {
+                return commandLine(ctx, java.util.List.of(c));
+            }
+        }
+        return commandLine(ctx, SUBCOMMANDS);
+    }
+
+    private static CommandLine commandLine(CliContext ctx, java.util.List<Class<?>> subcommands) {
         Root root = new Root();
         CommandLine cl = new CommandLine(root, new Factory(ctx));
+        for (Class<?> c : subcommands) {
+            cl.addSubcommand(c);
+        }
         cl.setOut(ctx.out());
         cl.setErr(ctx.err());
         cl.setCaseInsensitiveEnumValuesAllowed(false);
@@ -86,7 +123,7 @@ public final class MonoAgentCli {
     }
 
     public static int run(CliContext ctx, String... args) {
-        int code = commandLine(ctx).execute(args);
+        int code = commandLineFor(ctx, args).execute(args);
         ctx.out().flush();
         ctx.err().flush();
         return code;
