@@ -20,6 +20,9 @@ public final class InstanceLauncher {
     /** How long a background start waits for the child's endpoint. */
     public static final Duration START_WAIT = Duration.ofSeconds(30);
 
+    /** The variable a jpackage launcher sets for its own JVM, see {@link #relaunchProcess}. */
+    static final String JPACKAGE_LAUNCHER_ENV = "_JPACKAGE_LAUNCHER";
+
     private InstanceLauncher() {}
 
     /** Outcome of {@link #start}. */
@@ -87,11 +90,20 @@ public final class InstanceLauncher {
     /**
      * The argv that re-runs this program's main class with {@code args} in a new JVM (same java binary, same class
      * path — the fat jar or the build's classes), for {@link StartOptions#childCommand()}, e.g.
-     * {@code relaunchCommand("dev.monoagent.cli.Main", List.of("start", "--config", path))}.
+     * {@code relaunchCommand("dev.monoagent.cli.Main", List.of("start", "--config", path))}. Start it with
+     * {@link #relaunchProcess}, which gives a jpackage launcher the environment it needs.
      */
     public static List<String> relaunchCommand(String mainClass, List<String> args) {
-        // an installed app (jpackage): this process is the native launcher, which takes only the app's arguments
-        String appLauncher = System.getProperty("jpackage.app-path");
+        return relaunchCommand(mainClass, args, System.getProperty("jpackage.app-path"));
+    }
+
+    /**
+     * {@link #relaunchCommand(String, List)} for a given jpackage launcher path ({@code jpackage.app-path}, which
+     * every jpackage launcher sets: installed package and app image run in place alike), or null outside one.
+     */
+    static List<String> relaunchCommand(String mainClass, List<String> args, String appLauncher) {
+        // a jpackage app: the native launcher reads main class, class path and JVM options from its
+        // lib/app/<name>.cfg and takes only the app's arguments
         if (appLauncher != null && !appLauncher.isBlank()) {
             List<String> argv = new ArrayList<>(List.of(appLauncher));
             argv.addAll(args);
@@ -116,6 +128,20 @@ public final class InstanceLauncher {
         argv.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         argv.addAll(args);
         return argv;
+    }
+
+    /**
+     * A process for a {@link #relaunchCommand} argv. A jpackage launcher puts {@code _JPACKAGE_LAUNCHER} into
+     * its JVM's environment, and on Linux, when it runs from an app image no package owns, also its {@code lib/app}
+     * into {@code LD_LIBRARY_PATH}. A launcher that inherits both takes its arguments as {@code java}'s instead of
+     * reading its {@code .cfg}, so the app image's {@code bin/mono-agent start …} would fail with "Could not find or
+     * load main class start" (the installed package passes: no {@code LD_LIBRARY_PATH} change). Without the marker
+     * every launcher starts as from a shell; the rest of the environment passes through unchanged.
+     */
+    public static ProcessBuilder relaunchProcess(List<String> argv) {
+        ProcessBuilder pb = new ProcessBuilder(argv);
+        pb.environment().remove(JPACKAGE_LAUNCHER_ENV);
+        return pb;
     }
 
     /** True when a window can be opened (Linux/BSD: DISPLAY or WAYLAND_DISPLAY set; other OSes: always). */
@@ -149,7 +175,7 @@ public final class InstanceLauncher {
         List<String> argv = new ArrayList<>(o.childCommand());
         argv.add("--foreground");
         argv.add(o.resolvedHeadless() ? "--headless" : "--window");
-        ProcessBuilder pb = new ProcessBuilder(argv)
+        ProcessBuilder pb = relaunchProcess(argv)
                 .directory(o.workspace().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
