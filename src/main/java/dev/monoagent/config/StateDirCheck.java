@@ -25,7 +25,13 @@ final class StateDirCheck {
     static final Set<String> DIRECTORIES = Set.of("quarantine", "runs", "memory", "sessions", "artifacts",
             "violations", "control", "logs", "reports");
 
-    /** Entries looked at before giving up quietly (a huge state dir is the reviewer's own history). */
+    /** The state dir's subdirectories that hold only files (a directory there would swallow a record). */
+    static final Set<String> FILES_ONLY = Set.of("violations", "logs");
+
+    /**
+     * Entries looked at; a state dir with more is refused, never passed unchecked (a repository could hide a link
+     * behind a flood of files). The reviewer's own history stays far below it (run logs are a few files per run).
+     */
     static final int MAX_ENTRIES = 50_000;
 
     private StateDirCheck() {}
@@ -58,7 +64,18 @@ final class StateDirCheck {
                 public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
                     // quarantine holds what the agent made, moved by directory handle and never read back as
                     // settings: an agent's link or hard link kept there as evidence must not stop every command
-                    return d.equals(quarantine) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                    if (d.equals(quarantine)) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    if (++seen[0] > MAX_ENTRIES || out.size() >= 5) {
+                        return FileVisitResult.TERMINATE;
+                    }
+                    Path parent = d.getParent();
+                    if (parent != null && parent.getParent() != null && parent.getParent().equals(state)
+                            && FILES_ONLY.contains(parent.getFileName().toString())) {
+                        out.add(error(d, "is a directory where mono-agent keeps only files"));
+                    }
+                    return FileVisitResult.CONTINUE;
                 }
 
                 @Override
@@ -84,6 +101,12 @@ final class StateDirCheck {
             });
         } catch (IOException e) {
             // unreadable parts are the reviewer's to fix; the writes there fail on their own
+        }
+        if (seen[0] > MAX_ENTRIES && out.isEmpty()) {
+            out.add(new ConfigError(".mono-agent", state + " holds more than " + MAX_ENTRIES + " entries, too many "
+                    + "to check that none of them came with the repository (mono-agent writes a few files per run). "
+                    + "Remove what you do not recognise, or the whole directory if the repository shipped it "
+                    + "(rm -r " + state + "), and run the command again."));
         }
         return out;
     }

@@ -130,13 +130,19 @@ final class ViolationLog {
         append(a);
     }
 
-    /** One event: a line of the day's file, in the run log's format ({@link EventJson}), then to the sink. */
+    /**
+     * One event: a line of the day's file, in the run log's format ({@link EventJson}), then to the sink. The host
+     * writes here unsandboxed, so a link at the file's name (the config check refuses one that came with the
+     * repository) is never followed.
+     */
     private void append(Event e) {
         try {
             Files.createDirectories(dir);
             Path file = dir.resolve(e.time().atZone(ZoneOffset.UTC).toLocalDate() + ".jsonl");
-            Files.writeString(file, EventJson.line(e) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
+            try (var ch = Files.newByteChannel(file, java.util.Set.of(StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS))) {
+                ch.write(java.nio.ByteBuffer.wrap((EventJson.line(e) + "\n").getBytes(StandardCharsets.UTF_8)));
+            }
         } catch (IOException ignored) {
             // the event still reaches the UI/CLI; a read-only state dir must not stop the command
         }
