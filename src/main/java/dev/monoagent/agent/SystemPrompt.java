@@ -47,17 +47,19 @@ final class SystemPrompt {
             }
         }
         sb.append("\n# Session\n");
-        sb.append("- Workspace: ").append(workspace).append(" (relative paths resolve here)\n");
+        // every value below may hold the repository's text (its config's globs, a path): one line each, so none
+        // can open a section of its own in the prompt (only the accepted instruction files above are free text)
+        sb.append("- Workspace: ").append(oneLine(workspace.toString())).append(" (relative paths resolve here)\n");
         sb.append("- Sandbox: effective ").append(sandbox.effective().wire());
         if (sandbox.reason() != null && !sandbox.ready()) {
-            sb.append(" (").append(sandbox.reason()).append(")");
+            sb.append(" (").append(oneLine(sandbox.reason())).append(")");
         }
         sb.append("; fallback ").append(policy.fallback().wire()).append("; network ")
                 .append(policy.network().wire());
         if (!policy.allowlist().isEmpty()) {
-            sb.append(" (allowlist: ").append(String.join(", ", policy.allowlist())).append(")");
+            sb.append(" (allowlist: ").append(oneLine(String.join(", ", policy.allowlist()))).append(")");
         }
-        sb.append("\n- Never writable: ").append(String.join(", ", policy.denyWriteGlobs()))
+        sb.append("\n- Never writable: ").append(oneLine(String.join(", ", policy.denyWriteGlobs())))
                 .append(", .mono-agent/\n");
         if (sandbox.fallbackActive()) {
             sb.append("- ").append(SandboxStatus.UNSAFE_WARNING).append("\n");
@@ -72,6 +74,11 @@ final class SystemPrompt {
                     + "the result (read it with Read or Grep if you need more).\n");
         }
         return sb.toString();
+    }
+
+    /** Config-derived text as one line: control characters (a newline above all) shown as escapes. */
+    private static String oneLine(String s) {
+        return dev.monoagent.common.Printable.line(s);
     }
 
     /** The text cut to {@link #MAX_IDENTITY_CHARS}; null stays null. */

@@ -302,7 +302,8 @@ final class InstanceCommands {
                 }
                 pos = f.getFilePointer();
             }
-            tail.forEach(ctx.out()::println);
+            // the log quotes what commands and the repository wrote (and a planted one is all theirs): escaped
+            tail.forEach(l -> ctx.out().println(ctx.shown(l)));
             ctx.out().flush();
             while (follow) {
                 Thread.sleep(250);
@@ -316,7 +317,7 @@ final class InstanceCommands {
                         byte[] buf = new byte[(int) Math.min(size - pos, 1 << 20)];
                         f.readFully(buf);
                         pos += buf.length;
-                        ctx.out().print(new String(buf, StandardCharsets.UTF_8));
+                        ctx.out().print(ctx.shown(new String(buf, StandardCharsets.UTF_8)));
                         ctx.out().flush();
                     }
                 }
