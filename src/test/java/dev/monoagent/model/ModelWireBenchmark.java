@@ -84,9 +84,12 @@ class ModelWireBenchmark {
                     Duration.ofSeconds(120), "sk-bench", "OPENAI_API_KEY");
             ModelClient chat = new ChatClient("lmstudio", base, new RetryPolicy(1, 0, 0), Duration.ofSeconds(120),
                     null, null);
+            ModelClient anthropic = new AnthropicClient("anthropic", server.baseUrl(), new RetryPolicy(1, 0, 0),
+                    Duration.ofSeconds(120), "sk-ant-bench", "ANTHROPIC_API_KEY", 1024);
             Reply responsesReply = Reply.sse(Scripts.responses().text("Hello", " there").completed(10, 2).build());
             Reply chatReply = Reply.sse(Scripts.chat().text("Hello", " there").finish("stop").usage(10, 2).done()
                     .build());
+            Reply anthropicReply = Reply.sse(Scripts.anthropic().text("Hello", " there").stop("end_turn", 2).build());
             ModelRequest req = new ModelRequest("gpt-test", "y".repeat(REQUEST_BYTES),
                     java.util.List.of(new Item.UserText("hi")), java.util.List.of(Turns.readTool()), "sess-1");
             String rawBody = JSON.writeValueAsString(JSON.createObjectNode().put("model", "gpt-test")
@@ -96,24 +99,29 @@ class ModelWireBenchmark {
             long[] raw = new long[FIRST_EVENT_RUNS];
             long[] viaResponses = new long[FIRST_EVENT_RUNS];
             long[] viaChat = new long[FIRST_EVENT_RUNS];
+            long[] viaAnthropic = new long[FIRST_EVENT_RUNS];
             String loadBefore = load();
             for (int i = -warm; i < FIRST_EVENT_RUNS; i++) {
-                server.enqueue(responsesReply, responsesReply, chatReply);
+                server.enqueue(responsesReply, responsesReply, chatReply, anthropicReply);
                 long r = rawFirstEvent(http, base, rawBody);
                 long p = firstEvent(responses, req);
                 long c = firstEvent(chat, req);
+                long a = firstEvent(anthropic, req);
                 if (i >= 0) {
                     raw[i] = r;
                     viaResponses[i] = p;
                     viaChat[i] = c;
+                    viaAnthropic[i] = a;
                 }
                 server.forgetRequests();
             }
             System.out.printf(java.util.Locale.ROOT, "[ModelWireBenchmark] first event, %d kB request, median of %d "
                     + "after %d warm-up: raw java.net.http %.2f ms, Responses client %.2f ms (%.1fx), Chat client "
-                    + "%.2f ms (%.1fx); load before %s, after %s%n", REQUEST_BYTES / 1000, FIRST_EVENT_RUNS, warm,
-                    median(raw) / 1e6, median(viaResponses) / 1e6, (double) median(viaResponses) / median(raw),
-                    median(viaChat) / 1e6, (double) median(viaChat) / median(raw), loadBefore, load());
+                    + "%.2f ms (%.1fx), Anthropic client %.2f ms (%.1fx); load before %s, after %s%n",
+                    REQUEST_BYTES / 1000, FIRST_EVENT_RUNS, warm, median(raw) / 1e6, median(viaResponses) / 1e6,
+                    (double) median(viaResponses) / median(raw), median(viaChat) / 1e6,
+                    (double) median(viaChat) / median(raw), median(viaAnthropic) / 1e6,
+                    (double) median(viaAnthropic) / median(raw), loadBefore, load());
         }
     }
 
