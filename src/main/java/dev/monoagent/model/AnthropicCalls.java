@@ -25,6 +25,7 @@ final class AnthropicCalls {
     private AnthropicCalls() {}
 
     private static HttpClient wrap(HttpClient next) {
+        noDelay(next);
         return new HttpClient() {
             @Override
             public HttpResponse execute(HttpRequest request, RequestOptions options) {
@@ -50,6 +51,43 @@ final class AnthropicCalls {
                 next.close();
             }
         };
+    }
+
+    /**
+     * Gives the SDK's OkHttp transport sockets without Nagle's delay ({@link NoDelaySockets} says why). This SDK
+     * offers no way to supply the OkHttp client or its socket factory, and hands interceptors its transport inside
+     * its logging and tracing wrappers; so the wrappers' delegate fields are followed down to the OkHttp transport,
+     * whose private client is replaced by a copy that differs only in the socket factory (same pool, dispatcher,
+     * timeouts, interceptors). Should a later SDK move things, the transport stays as the SDK built it: slower, not
+     * broken, and {@code AnthropicClientTest#firstEventOnLoopbackIsNotHeldByDelayedAck} fails.
+     */
+    private static void noDelay(HttpClient sdkTransport) {
+        try {
+            Object t = sdkTransport;
+            for (int depth = 0; t != null && depth < 8; depth++) {
+                if (t instanceof com.anthropic.client.okhttp.OkHttpClient) {
+                    java.lang.reflect.Field f = t.getClass().getDeclaredField("okHttpClient");
+                    f.setAccessible(true);
+                    okhttp3.OkHttpClient ok = (okhttp3.OkHttpClient) f.get(t);
+                    f.set(t, ok.newBuilder().socketFactory(NoDelaySockets.INSTANCE).build());
+                    return;
+                }
+                t = delegate(t);
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // keep the SDK's transport
+        }
+    }
+
+    /** The {@link HttpClient} a wrapper delegates to, or null. */
+    private static Object delegate(Object wrapper) throws IllegalAccessException {
+        for (java.lang.reflect.Field f : wrapper.getClass().getDeclaredFields()) {
+            if (f.getType() == HttpClient.class && !java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                f.setAccessible(true);
+                return f.get(wrapper);
+            }
+        }
+        return null;
     }
 
     private static HttpRequest strip(HttpRequest r) {

@@ -23,8 +23,22 @@ import java.util.Optional;
 final class OpenAiSdk {
     private OpenAiSdk() {}
 
+    /**
+     * The OkHttp client every OpenAI-shaped client borrows: sockets without Nagle's delay ({@link NoDelaySockets}),
+     * and as many concurrent calls per host as in all (the SDK's own default; OkHttp's is 5). Timeouts are set per
+     * call by the SDK from {@code timeout}.
+     */
+    private static final okhttp3.OkHttpClient HTTP = http();
+
+    private static okhttp3.OkHttpClient http() {
+        okhttp3.OkHttpClient c = new okhttp3.OkHttpClient.Builder().socketFactory(NoDelaySockets.INSTANCE).build();
+        c.dispatcher().setMaxRequestsPerHost(c.dispatcher().getMaxRequests());
+        return c;
+    }
+
     static OpenAIClientAsync client(String baseUrl, String apiKey, Duration timeout, Map<String, String> headers) {
         OpenAIOkHttpClientAsync.Builder b = OpenAIOkHttpClientAsync.builder()
+                .okHttpClient(HTTP)
                 .baseUrl(baseUrl)
                 .apiKey(apiKey == null ? "unused" : apiKey)
                 .maxRetries(0)

@@ -23,6 +23,14 @@ class AnthropicClientTest {
         server.close();
     }
 
+    /** See ResponsesClientTest#firstEventOnLoopbackIsNotHeldByDelayedAck. */
+    @Test
+    void firstEventOnLoopbackIsNotHeldByDelayedAck() {
+        Reply reply = Reply.sse(Scripts.anthropic().text("Hel", "lo").stop("end_turn", 9).build());
+        double median = Turns.firstEventMedianMs(client, server, reply, 7, 24_000);
+        assertTrue(median <= Turns.LOOPBACK_FIRST_EVENT_MS, "median first event " + median + " ms on loopback");
+    }
+
     @Test
     void streamsTextWithPingsAndSendsTheMessagesShape() {
         server.enqueue(Reply.sse(Scripts.anthropic().ping().text("Hel", "lo").ping().stop("end_turn", 9).build()));

@@ -21,6 +21,14 @@ class ChatClientTest {
         server.close();
     }
 
+    /** The local-model path: see ResponsesClientTest#firstEventOnLoopbackIsNotHeldByDelayedAck. */
+    @Test
+    void firstEventOnLoopbackIsNotHeldByDelayedAck() {
+        Reply reply = Reply.sse(Scripts.chat().text("Hel", "lo").finish("stop").usage(11, 4).done().build());
+        double median = Turns.firstEventMedianMs(client, server, reply, 7, 24_000);
+        assertTrue(median <= Turns.LOOPBACK_FIRST_EVENT_MS, "median first event " + median + " ms on loopback");
+    }
+
     @Test
     void streamsTextReasoningAndUsage() {
         server.enqueue(Reply.sse(Scripts.chat().reasoning("hmm", " ok").text("Hel", "lo").finish("stop").usage(11, 4)

@@ -51,6 +51,18 @@ class ResponsesClientTest {
         assertTrue(body.path("tools").path(0).path("function").isMissingNode(), "Responses tools are flat");
     }
 
+    /**
+     * A local model (ollama, LM Studio) answers in a few milliseconds, so the client must not add a TCP stall: a
+     * request written in several small writes with Nagle's algorithm on waits for the server's delayed ACK (40 ms
+     * on Linux) before its last part leaves. The bound sits between a few ms and that 40 ms floor.
+     */
+    @Test
+    void firstEventOnLoopbackIsNotHeldByDelayedAck() {
+        Reply reply = Reply.sse(Scripts.responses().text("Hel", "lo").completed(10, 2).build());
+        double median = Turns.firstEventMedianMs(client, server, reply, 7, 24_000);
+        assertTrue(median <= Turns.LOOPBACK_FIRST_EVENT_MS, "median first event " + median + " ms on loopback");
+    }
+
     @Test
     void toolCallArgumentsSplitAcrossDeltasArriveWhole() {
         server.enqueue(Reply.sse(Scripts.responses().toolCall("call_1", "Read", "{\"pa", "th\":\"RE", "ADME.md\"}")
