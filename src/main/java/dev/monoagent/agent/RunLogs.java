@@ -109,6 +109,11 @@ final class RunLogs implements EventSink, AutoCloseable {
         }
     }
 
+    /** The runs whose log this process opened and that have not finished. */
+    synchronized List<String> openRuns() {
+        return open.keySet().stream().filter(id -> !finished.contains(id)).toList();
+    }
+
     private synchronized boolean isFinished(String runId) {
         return finished.contains(runId);
     }
