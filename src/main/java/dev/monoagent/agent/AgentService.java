@@ -349,6 +349,24 @@ public final class AgentService implements AutoCloseable {
     }
 
     /**
+     * The instance is being stopped: cancels the agent runs still going (each finishes itself), then ends every
+     * other run still open in this process's logs with {@link RunStatus#STOPPED} (its NodeRepl stopped, its log
+     * closed), so {@code runs list} tells a run ended by {@code mono-agent stop} from one whose process died.
+     */
+    public void stopOpenRuns() {
+        AgentRuns a;
+        synchronized (memoryLock) {
+            a = agent;
+        }
+        if (a != null) {
+            a.stopAll();
+        }
+        for (String id : runLogs.openRuns()) {
+            finishRun(id, RunStatus.STOPPED);
+        }
+    }
+
+    /**
      * Runs one tool call in {@code runId}'s run (created on first use; calls with the same run id share its NodeRepl;
      * calls within one run are serialised) and returns the result with every event of the call.
      */

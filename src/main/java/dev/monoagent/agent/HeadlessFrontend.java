@@ -64,6 +64,7 @@ public final class HeadlessFrontend implements Frontend {
                 services.openEngine();
                 LOG.log(Level.INFO, "headless instance serving " + instance.endpoint());
                 stopRequested.await();
+                services.stopOpenRuns();
             }
             return 0;
         } finally {

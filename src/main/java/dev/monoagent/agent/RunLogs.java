@@ -22,9 +22,10 @@ import java.util.function.Function;
  * The run log, as an event-bus consumer: one append-only JSONL file per run at
  * {@code <ws>/.mono-agent/runs/<runId>/events.jsonl}, one {@link EventJson#line} per event. A run's file is created on
  * its first event and starts with a {@link Event.RunHeader} (policy in force, engine fingerprint, last self-check).
- * Events that carry no run id (sandbox state changes, self-checks) go to every open run. The file is fsynced on every
- * violation and when the run finishes ({@link Event.RunFinished}) or the service closes; written by the host only
- * ({@code .mono-agent/} is write-denied inside the sandbox).
+ * Events that carry no run id (sandbox state changes, self-checks) go to every open run, except allowed traffic that no
+ * command could be named for: that stays in the workspace's violation record alone, never a line in runs that did not
+ * make it. The file is fsynced on every violation and when the run finishes ({@link Event.RunFinished}) or the service
+ * closes; written by the host only ({@code .mono-agent/} is write-denied inside the sandbox).
  *
  * <p>What this class writes is sealed ({@link Seal}, the {@code events.jsonl.seal} sidecar): each time the log is
  * opened a new range starts at the file's end and is sealed after the header, every finished tool call, every
@@ -89,6 +90,9 @@ final class RunLogs implements EventSink, AutoCloseable {
         Event.RunHeader h = runId != null && !isOpen(runId) && !isFinished(runId) ? header.apply(runId) : null;
         synchronized (this) {
             if (runId == null) {
+                if (e instanceof Event.NetworkAllowed) {
+                    return; // no run made it: kept once in the engine's record, never put on every open run
+                }
                 for (String id : List.copyOf(open.keySet())) {
                     append(id, e, null);
                 }
@@ -103,6 +107,11 @@ final class RunLogs implements EventSink, AutoCloseable {
                 closeRun(runId);
             }
         }
+    }
+
+    /** The runs whose log this process opened and that have not finished. */
+    synchronized List<String> openRuns() {
+        return open.keySet().stream().filter(id -> !finished.contains(id)).toList();
     }
 
     private synchronized boolean isFinished(String runId) {

@@ -86,7 +86,7 @@ public final class RunRecords {
     /**
      * One row of {@code runs list}.
      *
-     * @param status       {@code completed|failed|cancelled|incomplete}, or {@link #NOT_RECORDED}
+     * @param status       {@code completed|failed|cancelled|stopped|incomplete}, or {@link #NOT_RECORDED}
      * @param seal         how far the log is sealed ({@link Seal.State#word})
      * @param ignoredLines lines left out because they are not sealed
      */
@@ -168,7 +168,7 @@ public final class RunRecords {
         }
 
         /**
-         * {@code completed|failed|cancelled} from the last {@code RunFinished}, else {@code incomplete};
+         * {@code completed|failed|cancelled|stopped} from the last {@code RunFinished}, else {@code incomplete};
          * {@link #NOT_RECORDED} for a log this machine did not record.
          */
         public String status() {

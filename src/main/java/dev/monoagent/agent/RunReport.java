@@ -526,7 +526,7 @@ public final class RunReport {
                 h3{font-size:1em;margin-top:1.4em;font-family:ui-monospace,Menlo,Consolas,monospace}
                 table{border-collapse:collapse;margin:.6em 0;width:100%}
                 th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top;\
-                overflow-wrap:anywhere}
+                overflow-wrap:break-word}
                 th{background:#f3f3f3}
                 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}
                 dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
@@ -580,7 +580,7 @@ public final class RunReport {
             b.append("</tr></thead>\n<tbody>\n");
             for (List<String> r : rows) {
                 b.append("<tr>");
-                r.forEach(c -> b.append("<td>").append(esc(c)).append("</td>"));
+                r.forEach(c -> b.append("<td>").append(breakable(c)).append("</td>"));
                 b.append("</tr>\n");
             }
             b.append("</tbody>\n</table>\n");
@@ -594,6 +594,16 @@ public final class RunReport {
         @Override
         public String end() {
             return b.append("</body>\n</html>\n").toString();
+        }
+
+        /**
+         * A table cell's text, escaped, with a break opportunity after each {@code /}. The cells keep
+         * {@code overflow-wrap:break-word}, which (unlike {@code anywhere} or {@code word-break:break-all}) leaves a
+         * column's narrowest width at its longest word: a squeezed table would otherwise break "observed" into
+         * "obser|ved". A long path then wraps at its separators instead of widening its column past the page.
+         */
+        static String breakable(String raw) {
+            return esc(raw).replace("/", "/<wbr>");
         }
 
         /** Escapes the five markup characters (after {@link #visible} dropped the control characters). */

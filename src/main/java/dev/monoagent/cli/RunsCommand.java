@@ -197,6 +197,14 @@ final class RunsCommand implements Runnable {
                     + " tool call(s), " + s.violations() + " violation(s)");
             // the loop logs each turn's whole text too: its streamed pieces would only repeat it line by line
             boolean whole = run.events().stream().anyMatch(e -> e instanceof Event.AssistantMessage);
+            // a Bash call's output is logged as it streams; a call that streams nothing (NodeRepl, Read, ...) has its
+            // result only in its ToolCallFinished: shown there, as an output line, so every call's result is seen
+            java.util.Set<String> streamed = new java.util.HashSet<>();
+            run.events().forEach(e -> {
+                if (e instanceof Event.ToolOutput o) {
+                    streamed.add(o.callId());
+                }
+            });
             StringBuilder reasoning = new StringBuilder();
             java.time.Instant reasoningAt = null;
             for (RunRecords.Line l : run.lines()) {
@@ -212,7 +220,12 @@ final class RunsCommand implements Runnable {
                 if (!reasoning.isEmpty()) {
                     printReasoning(ctx.out(), reasoningAt, reasoning);
                 }
-                ctx.out().printf("%-12s %s%n", l.time() == null ? "-" : TIME.format(l.time()), describe(l));
+                String at = l.time() == null ? "-" : TIME.format(l.time());
+                if (l.event() instanceof Event.ToolCallFinished f && !streamed.contains(f.callId())
+                        && f.text() != null && !f.text().isBlank()) {
+                    ctx.out().printf("%-12s %s%n", at, f.callId() + " output: " + oneLine(f.text(), 300));
+                }
+                ctx.out().printf("%-12s %s%n", at, describe(l));
             }
             if (!reasoning.isEmpty()) {
                 printReasoning(ctx.out(), reasoningAt, reasoning);

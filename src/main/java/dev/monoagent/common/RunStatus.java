@@ -10,7 +10,12 @@ public enum RunStatus {
     /** The run stopped on an error (provider, sandbox, tool infrastructure). */
     FAILED("failed"),
     /** The user (or shutdown) cancelled it. */
-    CANCELLED("cancelled");
+    CANCELLED("cancelled"),
+    /**
+     * The instance serving the run was stopped ({@code mono-agent stop}) while the run was still open: a run of
+     * {@code tools call}s through an instance has no end of its own, and one stopped with its instance did not crash.
+     */
+    STOPPED("stopped");
 
     private final String wire;
 

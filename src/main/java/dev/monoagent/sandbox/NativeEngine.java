@@ -73,7 +73,7 @@ final class NativeEngine implements AutoCloseable {
     /** The read-only dirs bound back inside them (tool dirs, toolchain roots). */
     private volatile List<Path> readOnlyBinds = List.of();
     private final AtomicInteger longLived = new AtomicInteger();
-    /** Commands running now (commandIds): a proxy connection is attributed when exactly one is. */
+    /** Commands running now (commandIds): a proxy connection that names no known command is the only one's. */
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private volatile SrtBridge bridge;
     private volatile SrtBridge.InitResult init;
@@ -2506,22 +2506,35 @@ final class NativeEngine implements AutoCloseable {
     /**
      * srt's proxy dialled a host loopback port for a sandboxed command: recorded as allowed traffic
      * ({@link Event.NetworkAllowed}, not a violation) with the port and the listening process, so a granted Docker
-     * API, debugger or forwarding proxy is never reached silently. Attributed to the running command when exactly one
-     * is running (srt does not say which asked).
+     * API, debugger or forwarding proxy is never reached silently. Attributed like a denied connection: by the
+     * commandId of the proxy username the request carried (a warm shell's wrap: the command the shell ran at the
+     * time), counted in that command's result. Without a known commandId it is the only running command's when
+     * exactly one runs; otherwise it is recorded once, unattributed and saying so — never put on a run or call
+     * that did not make it.
      */
     private void onAllowedConnection(SrtBridge.EngineEvent e, String host, int port) {
         if (!grantedPorts.contains(port)) {
             return; // srt's own internal dials (its proxy ports), not a host service
         }
-        List<String> now = List.copyOf(running);
-        Attribution who = now.size() == 1 ? commands.get(now.get(0)) : null;
+        String id = e.commandId();
+        if (id != null && warmWraps.contains(id)) {
+            WarmShell shell = shellsByWrap.get(id);
+            id = shell == null ? null : shell.callAt(e.time());
+        }
+        Attribution who = id == null ? null : commands.get(id);
         if (who == null) {
-            who = new Attribution(null, null, "sandbox", now.isEmpty() ? null : now.size() + " commands running");
+            List<String> now = List.copyOf(running);
+            id = now.size() == 1 ? now.get(0) : null;
+            who = id == null ? null : commands.get(id);
+        }
+        if (who == null) {
+            id = null;
+            who = new Attribution(null, null, "sandbox", "unattributed: the proxy did not say which sandboxed "
+                    + "command asked (" + running.size() + " running)");
         }
         Event.NetworkAllowed a = new Event.NetworkAllowed(e.time(), who.runId(), who.callId(), who.tool(),
                 who.command(), host, port, HostPorts.listener(host, port));
         log.allowed(a);
-        String id = now.size() == 1 ? now.get(0) : null;
         if (id != null) {
             allowedPerCommand.computeIfAbsent(id, k -> Collections.synchronizedList(new ArrayList<>())).add(a);
         }

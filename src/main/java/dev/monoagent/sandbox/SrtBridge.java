@@ -36,7 +36,7 @@ import java.util.function.Consumer;
 final class SrtBridge implements AutoCloseable {
     static final String SCRIPT_RESOURCE = "bridge.mjs";
     /** SHA-256 of {@code bridge.mjs}; the bytes passed to Node are checked against it before every start. */
-    static final String SCRIPT_SHA256 = "cf5927777fff003a80ddee5afd6eccc0d0948572df969e71dbdec3d9aaa2ec08";
+    static final String SCRIPT_SHA256 = "3a01010464df4b7551af4dc1ea4595027de961b676441ecf3fe2969f1eb2c463";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -403,6 +403,20 @@ final class SrtBridge implements AutoCloseable {
         return Integer.parseInt(s, from, to, 10);
     }
 
+    /** The commandId an engine event names, or null when it names none. */
+    private static String commandOf(JsonNode n) {
+        JsonNode c = n.path("command");
+        return c.isTextual() && !c.asText().isEmpty() ? c.asText() : null;
+    }
+
+    private static Instant timeOf(JsonNode n) {
+        try {
+            return isoTime(n.path("time").asText());
+        } catch (RuntimeException e) {
+            return Instant.now();
+        }
+    }
+
     private void readLoop() {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8))) {
@@ -417,18 +431,12 @@ final class SrtBridge implements AutoCloseable {
                 if (event.equals("ready")) {
                     ready.complete(n.path("node").asText());
                 } else if (event.equals("violation")) {
-                    Instant t;
-                    try {
-                        t = isoTime(n.path("time").asText());
-                    } catch (RuntimeException e) {
-                        t = Instant.now();
-                    }
-                    onViolation.accept(new EngineEvent(n.path("line").asText(),
-                            n.path("command").isNull() ? null : n.path("command").asText(), t));
+                    onViolation.accept(new EngineEvent(n.path("line").asText(), commandOf(n), timeOf(n)));
                 } else if (event.equals("connect")) {
-                    // the proxy dialled a host loopback port: reported as an allow line, never attributed by srt
+                    // the proxy dialled a host loopback port: reported as an allow line, attributed by the proxy
+                    // username of the request that asked for it (bridge.mjs), as srt attributes its denies
                     onViolation.accept(new EngineEvent("allow network-outbound " + n.path("host").asText() + ":"
-                            + n.path("port").asInt(), null, Instant.now()));
+                            + n.path("port").asInt(), commandOf(n), timeOf(n)));
                 } else if (n.has("id")) {
                     CompletableFuture<JsonNode> f = pending.get(n.path("id").asLong());
                     if (f != null) {

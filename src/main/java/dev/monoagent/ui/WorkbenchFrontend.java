@@ -75,6 +75,7 @@ public final class WorkbenchFrontend implements Frontend {
 
             @Override
             public void stop() {
+                services.stopOpenRuns();
                 bridge.stop();
             }
 

@@ -55,6 +55,7 @@ final class WorkspaceSession implements AutoCloseable {
 
             @Override
             public void stop() {
+                services.stopOpenRuns();
                 Platform.runLater(onStop);
             }
 

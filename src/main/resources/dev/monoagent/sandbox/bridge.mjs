@@ -56,6 +56,48 @@ const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 // ownPorts op whenever one opens or closes) are refused here, whatever srt's grants say and whatever host name the
 // dial uses (a name can resolve to loopback; 0.0.0.0 reaches it too), and reported as a network violation.
 import net from 'node:net';
+import http from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
+// Which wrapped command asked for a proxy dial. srt's proxies learn it from the proxy username each wrap gets
+// (`srt.<base64 commandId>`, in HTTP_PROXY and so in the in-sandbox forwarders' CONNECT) and use it to attribute
+// denies; the dial itself happens later in the same request's async flow. So each proxy request runs in a context
+// holding its username, and the connect hook reads the command from there: an allowed dial is attributed the same
+// way as srt attributes a denied one. The username is written by the sandboxed client: a forged one can misattribute,
+// never authenticate (srt checks the token), as for srt's denies; Java only accepts a commandId it handed out.
+const asker = new AsyncLocalStorage();
+const commandOfUser = (user) => {
+  if (typeof user !== 'string' || !user.startsWith('srt.')) return null;
+  const id = Buffer.from(user.slice(4), 'base64').toString('utf8');
+  return /^[A-Za-z0-9-]{1,100}$/.test(id) ? id : null;
+};
+const commandOfProxyAuth = (header) => {
+  const m = /^Basic\s+(\S+)$/i.exec(String(header ?? ''));
+  if (!m) return null;
+  const pair = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = pair.indexOf(':');
+  return commandOfUser(colon < 0 ? pair : pair.slice(0, colon));
+};
+const httpEmit = http.Server.prototype.emit;
+http.Server.prototype.emit = function (name, req, ...rest) {
+  if ((name === 'connect' || name === 'request') && req && req.headers) {
+    let command = null;
+    try { command = commandOfProxyAuth(req.headers['proxy-authorization']); } catch (e) { /* unattributed */ }
+    return asker.run({ command }, () => Reflect.apply(httpEmit, this, [name, req, ...rest]));
+  }
+  return Reflect.apply(httpEmit, this, [name, req, ...rest]);
+};
+try {
+  // srt's SOCKS leg (same library instance: srt imports its CommonJS main); the dial follows the handler at once
+  const { Socks5Server } = createRequire(process.argv[1])('@pondwader/socks5-server');
+  const setHandler = Socks5Server.prototype.setConnectionHandler;
+  Socks5Server.prototype.setConnectionHandler = function (handler) {
+    return Reflect.apply(setHandler, this, [function (conn, ...rest) {
+      return asker.run({ command: commandOfUser(conn?.username) }, () => Reflect.apply(handler, this, [conn, ...rest]));
+    }]);
+  };
+} catch (e) { /* an srt without that library: SOCKS dials stay unattributed */ }
+const askingCommand = () => asker.getStore()?.command ?? null;
 let ownPorts = new Set(JSON.parse(process.env.MONO_AGENT_OWN_PORTS || '[]'));
 const socketConnect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function (...args) {
@@ -65,7 +107,7 @@ net.Socket.prototype.connect = function (...args) {
     const port = typeof o === 'object' && o !== null ? Number(o.port) : Number(o);
     const host = typeof o === 'object' && o !== null ? String(o.host ?? '') : String(args[1] ?? '');
     if (ownPorts.has(port)) {
-      send({ event: 'violation', command: null, time: new Date().toISOString(),
+      send({ event: 'violation', command: askingCommand(), time: new Date().toISOString(),
              line: `deny network-outbound ${host}:${port} (a listener of mono-agent itself on the host, such as the `
                + 'sign-in callback: never reachable from the sandbox)' });
       const err = Object.assign(new Error(`connect ECONNREFUSED ${host}:${port}`),
@@ -74,7 +116,7 @@ net.Socket.prototype.connect = function (...args) {
       return this;
     }
     if (port > 0 && (host === '127.0.0.1' || host === '::1' || host === '[::1]' || host === 'localhost')) {
-      send({ event: 'connect', host, port, time: new Date().toISOString() });
+      send({ event: 'connect', host, port, command: askingCommand(), time: new Date().toISOString() });
     }
   } catch (e) { /* reporting never breaks a connection */ }
   return Reflect.apply(socketConnect, this, args);

@@ -50,4 +50,20 @@ class RunLogsTest {
             assertInstanceOf(Event.RunStarted.class, again.get(6));
         }
     }
+
+    @Test
+    void allowedTrafficNoCommandWasNamedForGoesToNoRunLog() throws Exception {
+        try (RunLogs logs = new RunLogs(ws, id -> new Event.RunHeader(Instant.now(), id, Map.of(), null, null),
+                RunRecords.userSeal(Map.of()))) {
+            logs.accept(new Event.RunStarted(Instant.now(), "r1", ws.toString()));
+            logs.accept(new Event.RunStarted(Instant.now(), "r2", ws.toString()));
+            logs.accept(new Event.NetworkAllowed(Instant.now(), null, null, "sandbox", "unattributed", "127.0.0.1",
+                    8080, "java (pid 1)"));
+            logs.accept(new Event.NetworkAllowed(Instant.now(), "r2", "c1", "Bash", "curl", "127.0.0.1", 8080,
+                    "java (pid 1)"));
+            assertEquals(List.of(), read("r1").stream().filter(Event.NetworkAllowed.class::isInstance).toList());
+            assertEquals(List.of("c1"), read("r2").stream().filter(Event.NetworkAllowed.class::isInstance)
+                    .map(e -> ((Event.NetworkAllowed) e).callId()).toList());
+        }
+    }
 }

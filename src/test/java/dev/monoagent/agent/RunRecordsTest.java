@@ -89,6 +89,30 @@ class RunRecordsTest {
     }
 
     @Test
+    void htmlTablesWrapPathsAtSeparatorsAndNeverBreakWordsMidWord() throws Exception {
+        String path = "/home/reviewer/projects/very-long-repository-name/config/secrets/production.env";
+        log("w1",
+                "{\"type\":\"RunStarted\",\"time\":\"2026-11-30T10:00:00Z\",\"runId\":\"w1\",\"workspace\":\"/w\"}",
+                dev.monoagent.common.EventJson.line(new dev.monoagent.common.Event.ViolationObserved(
+                        java.time.Instant.parse("2026-11-30T10:00:01Z"), new dev.monoagent.common.Violation(
+                        java.time.Instant.parse("2026-11-30T10:00:01Z"), dev.monoagent.common.Violation.Tier.OBSERVED,
+                        dev.monoagent.common.Violation.Kind.WRITE, "w1", "c1", "Bash", "echo x >> " + path, path,
+                        "write refused by the sandbox"))),
+                "{\"type\":\"RunFinished\",\"time\":\"2026-11-30T10:00:02Z\",\"runId\":\"w1\","
+                        + "\"status\":\"completed\"}");
+        String html = RunReport.render(RunRecords.read(ws, "w1"), RunReport.Format.HTML);
+        String css = html.substring(html.indexOf("<style>"), html.indexOf("</style>"));
+        java.util.regex.Matcher cell = java.util.regex.Pattern.compile("th,td\\{([^}]*)}").matcher(css);
+        assertTrue(cell.find(), css);
+        assertFalse(cell.group(1).contains("anywhere") || cell.group(1).contains("break-all"), cell.group(1));
+        assertFalse(css.contains("break-all"), css);
+        // the path wraps at its separators; the words of the reason and the tier have no break inside them
+        assertTrue(html.contains("<td>/<wbr>home/<wbr>reviewer/<wbr>projects/<wbr>very-long-repository-name/<wbr>"),
+                html);
+        assertTrue(html.contains("<td>observed</td>") && html.contains("<td>write refused by the sandbox</td>"), html);
+    }
+
+    @Test
     void invalidUtf8AndNonObjectLinesAreProblemsNotFailures() throws Exception {
         Path dir = Files.createDirectories(ws.resolve(".mono-agent/runs/b1"));
         byte[] good = ("{\"type\":\"RunStarted\",\"time\":\"2026-11-30T10:00:00Z\",\"runId\":\"b1\","

@@ -150,6 +150,38 @@ class InstanceCommandsTest {
         assertTrue(logs.out().lines().count() <= 5, logs.out());
     }
 
+    /**
+     * Runs served by the instance have no end of their own ({@code tools call}s with one run id): {@code stop} ends
+     * them as stopped, so {@code runs list} and {@code runs show} do not show them as crashed ("incomplete").
+     */
+    @Test
+    void stopEndsTheRunsTheInstanceServedAsStopped() throws Exception {
+        previousCache = System.getProperty("monoagent.cacheDir");
+        System.setProperty("monoagent.cacheDir", TestEngine.env().cacheRoot().toString());
+        assertEquals(0, run("init", "--model", "openai:gpt-5", "--preset", "code-sandbox").exit());
+        CliHarness.Result started = run("start", "--headless");
+        assertEquals(0, started.exit(), started.out() + started.err());
+        CliHarness.Result bash = run("tools", "call", "Bash", "{\"command\":\"true\"}", "--run-id", "s1");
+        assertEquals(0, bash.exit(), bash.out() + bash.err());
+        CliHarness.Result repl = run("tools", "call", "NodeRepl", "{\"code\":\"1 + 1\"}", "--run-id", "s2");
+        assertEquals(0, repl.exit(), repl.out() + repl.err());
+        assertFalse(repl.err().contains("running this call in a fresh run here"), repl.err());
+        CliHarness.Result before = run("runs", "list", "--json");
+        assertTrue(before.out().contains("\"status\":\"incomplete\""), "open while the instance runs: " + before.out());
+
+        assertEquals(0, run("stop").exit());
+
+        com.fasterxml.jackson.databind.JsonNode list = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(run("runs", "list", "--json").out());
+        Map<String, String> status = new java.util.TreeMap<>();
+        list.forEach(n -> status.put(n.path("runId").asText(), n.path("status").asText()));
+        assertEquals(Map.of("s1", "stopped", "s2", "stopped"), status, list.toString());
+        CliHarness.Result show = run("runs", "show", "s2");
+        assertEquals(0, show.exit(), show.err());
+        assertTrue(show.out().startsWith("Run s2 (stopped)"), show.out());
+        assertTrue(show.out().contains("run finished: stopped"), show.out());
+    }
+
     @Test
     void startNeedsAConfigAndRefusesErrors() throws Exception {
         CliHarness.Result none = run("start", "--headless");

@@ -84,6 +84,7 @@ class RunsCommandTest {
             Thread.sleep(20);
             s.startRun("r2");
             call(s, "r2", "c-read", "Read", "{\"file_path\":\"README.md\"}");
+            call(s, "r2", "c-repl", "NodeRepl", "{\"code\":\"'repl-' + (40 + 2)\"}");
             s.finishRun("r2", RunStatus.FAILED);
             Thread.sleep(20);
             s.startRun("r3");
@@ -160,6 +161,21 @@ class RunsCommandTest {
         // tool output printed to a terminal cannot carry escape sequences
         assertFalse(human.out().contains("\u001b"), "raw ESC in show output");
         assertTrue(human.out().contains("\\x1b]0;retitled"), human.out());
+    }
+
+    @Test
+    void showPrintsTheResultOfACallThatStreamsNoOutputAsABashOutputIsShown() {
+        CliHarness.Result human = cli("runs", "show", "r2");
+        assertEquals(0, human.exit(), human.err());
+        assertTrue(human.out().lines().anyMatch(l -> l.contains("c-repl output: ") && l.contains("repl-42")),
+                human.out());
+        assertTrue(human.out().lines().anyMatch(l -> l.contains("c-read output: ") && l.contains("# demo")),
+                human.out());
+        // a streamed call's output is not shown twice
+        CliHarness.Result r1 = cli("runs", "show", "r1");
+        assertTrue(r1.out().lines().anyMatch(l -> l.contains("c-curl output: ")), r1.out());
+        assertTrue(r1.out().lines().noneMatch(l -> l.contains("c-curl output: ") && l.contains("Exit code")),
+                r1.out());
     }
 
     @Test

@@ -270,7 +270,7 @@ public final class PromptModel {
         state.set(State.IDLE);
         if (s == RunStatus.COMPLETED) {
             status.set("Answered in " + secs + " (" + turns + (turns == 1 ? " model turn" : " model turns") + ").");
-        } else if (s == RunStatus.CANCELLED || "cancelled".equals(failureKind)) {
+        } else if (s == RunStatus.CANCELLED || s == RunStatus.STOPPED || "cancelled".equals(failureKind)) {
             status.set("Stopped after " + secs + ".");
         } else {
             String words = failureKind == null ? "the run failed" : KIND_WORDS.getOrDefault(failureKind, failureKind);
