@@ -105,6 +105,18 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * Every host process starts from {@code common.ChildProcesses}, which keeps the loader's search variables to
+     * absolute entries: a child never loads a library from its working directory, often the workspace.
+     */
+    @Test
+    void onlyChildProcessesCreatesProcessBuilders() {
+        noClasses().that().doNotHaveFullyQualifiedName(dev.monoagent.common.ChildProcesses.class.getName())
+                .should().callConstructorWhere(JavaConstructorCall.Predicates.target(
+                        HasOwner.Predicates.With.owner(JavaClass.Predicates.equivalentTo(ProcessBuilder.class))))
+                .check(classes);
+    }
+
     @Test
     void uiDoesNotCallCli() {
         noClasses().that().resideInAPackage("dev.monoagent.ui..")

@@ -1,5 +1,6 @@
 package dev.monoagent.agent;
 
+import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,7 +140,7 @@ public final class InstanceLauncher {
      * every launcher starts as from a shell; the rest of the environment passes through unchanged.
      */
     public static ProcessBuilder relaunchProcess(List<String> argv) {
-        ProcessBuilder pb = new ProcessBuilder(argv);
+        ProcessBuilder pb = ChildProcesses.builder(argv);
         pb.environment().remove(JPACKAGE_LAUNCHER_ENV);
         return pb;
     }

@@ -263,11 +263,11 @@ public final class ConfigLoader {
             // what the workspace wrote is checked too: a held-back value is still reported when it is malformed
             if (reverted) {
                 List<ConfigError> written = new ArrayList<>();
-                validate(asWritten, workspace, envNameOf, written, new ArrayList<>());
+                validate(asWritten, workspace, o.processEnv(), envNameOf, written, new ArrayList<>());
                 errors.addAll(written);
             }
             List<ConfigError> effective = new ArrayList<>();
-            validate(cfg, workspace, envNameOf, effective, warnings);
+            validate(cfg, workspace, o.processEnv(), envNameOf, effective, warnings);
             effective.stream().filter(e -> !errors.contains(e)).forEach(errors::add);
         }
         if (!errors.isEmpty()) {
@@ -622,10 +622,10 @@ public final class ConfigLoader {
         cur.set(parts[parts.length - 1], value);
     }
 
-    private static void validate(MonoConfig cfg, Path workspace, Map<String, String> envNameOf,
-                                 List<ConfigError> errors, List<String> warnings) {
+    private static void validate(MonoConfig cfg, Path workspace, Map<String, String> processEnv,
+                                 Map<String, String> envNameOf, List<ConfigError> errors, List<String> warnings) {
         MonoConfig.Sandbox sb = cfg.sandbox();
-        HomeRoots.check(cfg, workspace, envNameOf, errors);
+        HomeRoots.check(cfg, workspace, processEnv, envNameOf, errors);
         rootsThroughLinks(cfg, workspace, envNameOf, errors);
         RootsCheck.problems(cfg, workspace, sb.readableRoots().stream().map(e -> resolveEntry(workspace, e)).toList(),
                 sb.writableRoots().stream().map(e -> resolveEntry(workspace, e)).toList(),

@@ -14,22 +14,53 @@ import java.util.Set;
  * service manager and tools run on their own ({@code .zshenv}, {@code .bash_login}, {@code .config/autostart},
  * {@code .config/systemd/user}, {@code .local/bin}, {@code .config/git/config}, ...): a list of names can never be
  * complete there, so the root itself is refused.
+ *
+ * <p>"The home directory" is every directory the process's tools can take for it: Java's {@code user.home} (the
+ * passwd entry) and the exported {@code HOME} (what the reviewer's shell, git, desktop session and our own launcher
+ * use; it differs under {@code sudo -E}, in containers and for service accounts). {@code HOME} comes from the
+ * reviewer's process environment only, never from a workspace {@code .env}.
  */
 final class HomeRoots {
     private HomeRoots() {}
 
-    /** Adds an error naming the workspace or the {@code sandbox.writableRoots[i]} entry that holds the home dir. */
-    static void check(MonoConfig cfg, Path workspace, Map<String, String> envNameOf, List<ConfigError> errors) {
-        check(cfg, workspace, Path.of(System.getProperty("user.home")), envNameOf, errors);
+    /**
+     * Adds an error naming the workspace or the {@code sandbox.writableRoots[i]} entry that holds a home dir of
+     * {@link #homes}.
+     */
+    static void check(MonoConfig cfg, Path workspace, Map<String, String> processEnv, Map<String, String> envNameOf,
+                      List<ConfigError> errors) {
+        check(cfg, workspace, Path.of(System.getProperty("user.home")), homes(processEnv), envNameOf, errors);
     }
 
-    static void check(MonoConfig cfg, Path workspace, Path home, Map<String, String> envNameOf,
+    /**
+     * {@code user.home} and the exported {@code HOME} when it is an absolute path, as written (normalized). Each is
+     * refused as a root; {@code ~} in a root still means {@code user.home}, as everywhere else.
+     */
+    static List<Path> homes(Map<String, String> processEnv) {
+        Set<Path> out = new LinkedHashSet<>();
+        out.add(Path.of(System.getProperty("user.home")).toAbsolutePath().normalize());
+        String exported = processEnv.get("HOME");
+        if (exported != null && !exported.isBlank()) {
+            try {
+                Path h = Path.of(exported);
+                if (h.isAbsolute()) {
+                    out.add(h.normalize());
+                }
+            } catch (java.nio.file.InvalidPathException e) {
+                // not a path the shell could use either
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** As above, with {@code home} for {@code ~} and {@code homeDirs} the directories refused as roots. */
+    static void check(MonoConfig cfg, Path workspace, Path home, List<Path> homeDirs, Map<String, String> envNameOf,
                       List<ConfigError> errors) {
-        Set<Path> homes = forms(home);
         Path ws = workspace.toAbsolutePath().normalize();
-        if (holds(ws, homes)) {
+        Path wsHome = held(ws, homeDirs);
+        if (wsHome != null) {
             errors.add(new ConfigError("workspace", "The workspace " + ws + " is or contains the home directory "
-                    + home + "; the agent could write the files your shell, desktop and tools run from there. "
+                    + wsHome + "; the agent could write the files your shell, desktop and tools run from there. "
                     + "Start mono-agent in a project directory (or set " + EnvVars.WORKSPACE + " to one)."));
         }
         String name = envNameOf.getOrDefault("sandbox.writableRoots", "sandbox.writableRoots");
@@ -40,9 +71,10 @@ final class HomeRoots {
                 continue; // reported as empty
             }
             Path r = resolve(entry, ws, home);
-            if (holds(r, homes)) {
+            Path rootHome = held(r, homeDirs);
+            if (rootHome != null) {
                 errors.add(new ConfigError(name + "[" + i + "]", "%s[%d] \"%s\" (%s) is or contains the home "
-                        .formatted(name, i, entry, r) + "directory " + home + "; the agent could write the files "
+                        .formatted(name, i, entry, r) + "directory " + rootHome + "; the agent could write the files "
                         + "your shell, desktop and tools run from there. Name a directory inside it instead."));
             }
         }
@@ -59,16 +91,22 @@ final class HomeRoots {
         return ws.resolve(entry).normalize();
     }
 
-    /** Whether {@code root} (as written, or where its links lead) is one of {@code homes} or an ancestor of one. */
-    private static boolean holds(Path root, Set<Path> homes) {
-        for (Path r : forms(root)) {
-            for (Path h : homes) {
-                if (h.startsWith(r)) {
-                    return true;
+    /**
+     * The first of {@code homeDirs} that {@code root} is or holds, each compared as written and where links lead;
+     * or null.
+     */
+    private static Path held(Path root, List<Path> homeDirs) {
+        Set<Path> roots = forms(root);
+        for (Path home : homeDirs) {
+            for (Path h : forms(home)) {
+                for (Path r : roots) {
+                    if (h.startsWith(r)) {
+                        return home;
+                    }
                 }
             }
         }
-        return false;
+        return null;
     }
 
     /** The path as written (absolute, normalized) and, when it exists, its real path. */

@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -174,7 +175,7 @@ final class Freezer {
         List<String> cmd = new ArrayList<>(List.of("kill", "-" + sig, "--"));
         ps.forEach(p -> cmd.add(Long.toString(p.pid())));
         try {
-            Process k = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            Process k = ChildProcesses.builder(cmd).redirectErrorStream(true).start();
             k.getInputStream().readAllBytes();
             k.waitFor(2, TimeUnit.SECONDS);
         } catch (IOException e) {

@@ -69,6 +69,24 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
     }
 
     /**
+     * The cache dir the {@code mono-agent} launcher script keeps its JDK path ({@code java-path}) and class-data
+     * archives in: {@code ${XDG_CACHE_HOME:-$HOME/.cache}/mono-agent}, from the exported {@code HOME}, which may not be
+     * {@code user.home}. Whoever writes {@code java-path} chooses the program the reviewer's next {@code mono-agent}
+     * runs. Null when neither variable is an absolute path (the launcher then ignores a relative one).
+     */
+    public static Path launcherCacheRoot(Map<String, String> env) {
+        String xdg = env.get("XDG_CACHE_HOME");
+        if (xdg != null && xdg.startsWith("/")) {
+            return Path.of(xdg).normalize().resolve("mono-agent");
+        }
+        String home = env.get("HOME");
+        if (home != null && home.startsWith("/")) {
+            return Path.of(home).normalize().resolve(".cache/mono-agent");
+        }
+        return null;
+    }
+
+    /**
      * mono-agent's per-user config dir (it holds the ChatGPT sign-in): {@code MONO_AGENT_CONFIG_DIR}, else
      * {@code ~/Library/Application Support/mono-agent} on macOS, else {@code ${XDG_CONFIG_HOME:-~/.config}/mono-agent}.
      * Here, below the model layer, so the sandbox policy can deny reading it wherever it lives.

@@ -75,9 +75,24 @@ final class HostExecuted {
             new Tool("Mercurial", List.of(".hg"), "the control dir: .hg/hgrc hooks (pre-status, ...) run on the next "
                     + "hg command, like .git/config"),
             new Tool("AI coding agents and editors", List.of(".gemini", ".codex", ".cursor", ".zed", ".continue",
-                    ".opencode", "opencode.json", "opencode.jsonc", ".amazonq", ".kiro", ".roo"),
+                    ".opencode", "opencode.json", "opencode.jsonc", ".amazonq", ".kiro", ".roo", ".qwen", ".kilocode",
+                    ".windsurf", ".clinerules", ".junie", "crush.json", ".crush.json"),
                     "project settings start MCP servers, hooks, plugins or language-server binaries when the tool "
-                    + "opens the directory (Gemini CLI, Codex, Cursor, Zed, Continue, opencode, Amazon Q, Kiro, Roo)"));
+                    + "opens the directory (Gemini CLI, Codex, Cursor, Zed, Continue, opencode, Amazon Q, Kiro, Roo, "
+                    + "Qwen Code, Kilo Code, Windsurf, Cline, Junie, Crush)"),
+            new Tool("aider", List.of(".aider.conf.yml", ".aider.model.settings.yml"), "aider reads both from the "
+                    + "git root and the current directory: lint-cmd and test-cmd run after its edits; a model "
+                    + "setting's extra_params.api_base sends the reviewer's API key to the URL it names"),
+            new Tool("Helix", List.of(".helix"), "the workspace's .helix/languages.toml and config.toml name the "
+                    + "language-server and formatter commands Helix starts when it opens a file there"),
+            new Tool("Emacs", List.of(".dir-locals.el", ".dir-locals-2.el"), "applied to every file visited below "
+                    + "the directory: variables marked safe (compile-command, ...) take effect with no prompt, and "
+                    + "eval forms are one keystroke away"),
+            new Tool("Dev Containers", List.of(".devcontainer", ".devcontainer.json"), "VS Code and the devcontainer "
+                    + "CLI run initializeCommand on the host when they open the folder, then build the container "
+                    + "the reviewer works in from the rest"),
+            new Tool("git-lfs", List.of(".lfsconfig"), "lfs.url and remote.<name>.lfsurl choose the server git lfs "
+                    + "pushes objects to and fetches from, with the credentials git's helper gives for that host"));
 
     /** lefthook's main and -local configs in every format it reads, with and without the dot, and its script dirs. */
     private static List<String> lefthook() {

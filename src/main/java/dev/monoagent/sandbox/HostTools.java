@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -209,7 +210,7 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
 
     static String nodeVersion(Path node) {
         try {
-            Process p = new ProcessBuilder(node.toString(), "--version").redirectErrorStream(true).start();
+            Process p = ChildProcesses.builder(node.toString(), "--version").redirectErrorStream(true).start();
             p.getOutputStream().close();
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly();

@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -66,7 +67,8 @@ final class MacHost {
 
     private static String netstat() {
         try {
-            Process p = new ProcessBuilder(NETSTAT.toString(), "-an", "-p", "tcp").redirectErrorStream(true).start();
+            Process p = ChildProcesses.builder(NETSTAT.toString(), "-an", "-p", "tcp").redirectErrorStream(true)
+                    .start();
             p.getOutputStream().close();
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(5, TimeUnit.SECONDS)) {

@@ -86,6 +86,11 @@ final class PolicyCompiler {
             }
         }
         protectedLiterals.add(cacheRoot.toAbsolutePath().normalize());
+        // the launcher's cache follows the exported HOME, which may not be user.home
+        Path launcherCache = HostEnv.launcherCacheRoot(cfg.env());
+        if (launcherCache != null && !protectedLiterals.contains(launcherCache)) {
+            protectedLiterals.add(launcherCache);
+        }
         List<Path> denyRead = new ArrayList<>(List.of(home.resolve(".ssh"), home));
         // the ChatGPT sign-in lives in the user config dir; under home it is already hidden, elsewhere deny it too
         Path userConfig = HostEnv.defaultConfigRoot(cfg.env(), home);

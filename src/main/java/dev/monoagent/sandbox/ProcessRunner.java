@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.common.ChildProcesses;
 import dev.monoagent.common.TaskExecutor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -61,10 +62,7 @@ final class ProcessRunner {
             cmd.add(setsid.toString());
         }
         cmd.addAll(argv);
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        return pb.start();
+        return ChildProcesses.builder(cmd, env).directory(cwd.toFile()).start();
     }
 
     static Result run(Path setsid, List<String> argv, Map<String, String> env, Path cwd, String stdin,
@@ -135,7 +133,7 @@ final class ProcessRunner {
     static void killGroup(Process p, String sig) {
         long pid = p.pid();
         try {
-            Process k = new ProcessBuilder("kill", "-" + sig, "--", "-" + pid).redirectErrorStream(true).start();
+            Process k = ChildProcesses.builder("kill", "-" + sig, "--", "-" + pid).redirectErrorStream(true).start();
             k.getInputStream().readAllBytes();
             k.waitFor(2, TimeUnit.SECONDS);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -150,7 +151,7 @@ final class ProtectedFinder {
      */
     private static byte[] listing(List<String> cmd, Path dir, int emptyExit) {
         try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+            ProcessBuilder pb = ChildProcesses.builder(cmd).directory(dir.toFile());
             pb.environment().clear();
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Process proc = pb.start();

@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -119,7 +120,7 @@ final class RegistryTarball {
                 "--no-same-owner", "--strip-components=1"));
         // npm tarballs put everything under "package/"; members are named with that prefix
         members.forEach(m -> cmd.add("package/" + m));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Process p = ChildProcesses.builder(cmd).redirectErrorStream(true).start();
         p.getOutputStream().close();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {

@@ -3,6 +3,7 @@ package dev.monoagent.sandbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.monoagent.common.ChildProcesses;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -107,7 +108,7 @@ final class SrtBridge implements AutoCloseable {
         }
         cmd.addAll(List.of(tools.node().toString(), "--input-type=module", "--eval",
                 new String(script, StandardCharsets.UTF_8), engine.indexJs().toString()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workspace.toFile());
+        ProcessBuilder pb = ChildProcesses.builder(cmd).directory(workspace.toFile());
         Map<String, String> e = pb.environment();
         e.clear();
         e.put("PATH", bridgePath(tools, env));

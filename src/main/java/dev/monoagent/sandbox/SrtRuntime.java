@@ -2,6 +2,7 @@ package dev.monoagent.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -306,7 +307,7 @@ public final class SrtRuntime {
     private String npmCi(Path npm, HostTools tools, Path staging) throws IOException, InterruptedException {
         List<String> cmd = List.of(npm.toString(), "ci", "--ignore-scripts", "--no-audit", "--no-fund",
                 "--loglevel=error");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(staging.toFile()).redirectErrorStream(true);
+        ProcessBuilder pb = ChildProcesses.builder(cmd).directory(staging.toFile()).redirectErrorStream(true);
         Map<String, String> penv = pb.environment();
         penv.clear();
         penv.put("PATH", tools.node().getParent() + ":" + env.path());

@@ -1,5 +1,6 @@
 package dev.monoagent.tools;
 
+import dev.monoagent.common.ChildProcesses;
 import dev.monoagent.common.TaskExecutor;
 import dev.monoagent.config.Enums.SandboxMode;
 import java.io.ByteArrayOutputStream;
@@ -89,7 +90,7 @@ final class Ripgrep {
     }
 
     private static Output run(List<String> argv, Path cwd) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd.toFile())
+        ProcessBuilder pb = ChildProcesses.builder(argv).directory(cwd.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().remove("RIPGREP_CONFIG_PATH");
         Process p = pb.start();

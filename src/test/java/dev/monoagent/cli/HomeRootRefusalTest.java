@@ -78,4 +78,39 @@ class HomeRootRefusalTest {
             assertTrue((r.out() + r.err()).contains("The workspace " + parent), r.out() + r.err());
         }
     }
+
+    /**
+     * The exported {@code HOME} counts as home even when it is not Java's {@code user.home} (sudo -E, containers,
+     * service accounts): the reviewer's shell, git and our launcher read {@code .bash_login}, {@code .local/bin},
+     * {@code .cache/mono-agent/java-path} from there. A workspace that is it, or a writable root holding it, is
+     * refused, and a Bash write there never happens.
+     */
+    @Test
+    void exportedHomeThatIsNotUserHomeIsRefusedToo() throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("h")).toRealPath();
+        Files.writeString(home.resolve(ConfigLoader.CONFIG_FILE), "{\"runtime\":{\"model\":\"ollama:qwen\"}}");
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                home.startsWith(Path.of(System.getProperty("user.home")).toRealPath()), "the temp dir is in user.home");
+        Map<String, String> env = env();
+        env.put("HOME", home.toString());
+        String bash = "{\"command\":\"echo touch pwned > .bash_login; mkdir -p .local/bin; echo x > .local/bin/git\"}";
+        for (String[] args : new String[][] {{"validate"}, {"tools", "call", "Bash", bash}}) {
+            CliHarness.Result r = CliHarness.run(home, env, args);
+            assertNotEquals(0, r.exit(), String.join(" ", args) + ": " + r.out() + r.err());
+            assertTrue((r.out() + r.err()).contains("is or contains the home directory " + home),
+                    String.join(" ", args) + ": " + r.out() + r.err());
+            assertFalse((r.out() + r.err()).contains("\tat "), r.err());
+        }
+        assertFalse(Files.exists(home.resolve(".bash_login")), "the agent wrote the exported home's .bash_login");
+        assertFalse(Files.exists(home.resolve(".local")), "the agent wrote the exported home's .local/bin");
+        // a writable root holding the exported home, from a workspace elsewhere
+        Path ws = workspace("[\".\", \"" + tmp + "\"]");
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(new ConfigLoader.Options(ws, null, null, env)));
+        assertTrue(e.errors().stream().anyMatch(er -> er.field().equals("sandbox.writableRoots[1]")
+                && er.message().contains("home directory " + home)), e.errors().toString());
+        // a project inside the exported home is fine
+        Path proj = Files.createDirectories(home.resolve("proj"));
+        assertEquals(proj, ConfigLoader.load(new ConfigLoader.Options(proj, null, null, env)).workspace());
+    }
 }

@@ -23,8 +23,13 @@ class ToolsCommandTest {
         return ws;
     }
 
-    private static Map<String, String> env(Path ws) {
-        return Map.of("HOME", ws.resolve("home").toString(), "MONO_AGENT_CACHE_DIR", ws.resolve("cache").toString());
+    /** The exported HOME lies outside the workspace: a workspace holding it is refused. */
+    @TempDir
+    Path homeParent;
+
+    private Map<String, String> env(Path ws) {
+        return Map.of("HOME", homeParent.resolve("home").toString(), "MONO_AGENT_CACHE_DIR",
+                ws.resolve("cache").toString());
     }
 
     @Test

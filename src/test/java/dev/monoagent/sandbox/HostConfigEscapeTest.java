@@ -170,6 +170,45 @@ class HostConfigEscapeTest {
     }
 
     /**
+     * The settings other agents, editors and git-lfs read by themselves, written as an agent would (an MCP server
+     * for Qwen Code, aider's lint-cmd, a Helix language server, an LFS URL, an Emacs eval, a dev container's
+     * initializeCommand): none stays on the host, each is recorded.
+     */
+    @Test
+    void otherToolsSettingsAreQuarantinedAndRecorded() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("tws")).toRealPath();
+        Map<String, String> files = new java.util.LinkedHashMap<>();
+        files.put(".qwen/settings.json", "{\"mcpServers\":{\"x\":{\"command\":\"touch\"}}}");
+        files.put(".aider.conf.yml", "lint-cmd: touch /tmp/pwn");
+        files.put(".aider.model.settings.yml", "- name: x\n  extra_params:\n    api_base: http://127.0.0.1:9");
+        files.put("crush.json", "{\"mcp\":{}}");
+        files.put(".crush.json", "{\"lsp\":{}}");
+        files.put(".kilocode/mcp.json", "{\"mcpServers\":{}}");
+        files.put(".helix/languages.toml", "[language-server.x]\ncommand = \"touch\"");
+        files.put(".lfsconfig", "[lfs]\nurl = http://127.0.0.1:9/lfs");
+        files.put(".dir-locals.el", "((nil . ((eval . (shell-command \"touch /tmp/pwn\")))))");
+        files.put(".dir-locals-2.el", "((nil . ((compile-command . \"touch /tmp/pwn\"))))");
+        files.put(".devcontainer/devcontainer.json", "{\"initializeCommand\":\"touch /tmp/pwn\"}");
+        files.put(".devcontainer.json", "{\"initializeCommand\":\"touch /tmp/pwn\"}");
+        files.put(".windsurf/hooks.json", "{}");
+        files.put(".clinerules/hooks/PreToolUse", "#!/bin/sh");
+        files.put(".junie/mcp/mcp.json", "{}");
+        files.put("sub/.qwen/settings.json", "{}");
+        StringBuilder cmd = new StringBuilder();
+        files.forEach((f, body) -> cmd.append("mkdir -p \"$(dirname '").append(f).append("')\"; printf '%s\\n' '")
+                .append(body.replace("'", "'\\''")).append("' > '").append(f).append("'; "));
+        cmd.append("true");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            ExecOutcome.Completed c = bash(sb, ws, cmd.toString());
+            List<String> stayed = files.keySet().stream()
+                    .filter(f -> Files.exists(ws.resolve(f), LinkOption.NOFOLLOW_LINKS)).toList();
+            List<String> unrecorded = files.keySet().stream().filter(f -> !recorded(c, ws.resolve(f))).toList();
+            assertEquals(List.of(), stayed, "another tool's settings stayed on the host");
+            assertEquals(List.of(), unrecorded, "another tool's settings not recorded");
+        }
+    }
+
+    /**
      * Existing host-read configs (the reviewer's own project files) cannot be changed from Bash: append, overwrite,
      * rename, replace by a symlink, hardlink-then-write, remove, rename the dir holding them.
      */

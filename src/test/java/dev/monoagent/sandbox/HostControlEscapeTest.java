@@ -284,4 +284,34 @@ class HostControlEscapeTest {
             assertFalse(Files.exists(ws.resolve("sub/.git"), LinkOption.NOFOLLOW_LINKS), "symlinked nested .git kept");
         }
     }
+
+    /**
+     * The launcher keeps the JDK it runs in {@code ${XDG_CACHE_HOME:-$HOME/.cache}/mono-agent/java-path}, from the
+     * exported {@code HOME}, which need not be {@code user.home}: inside a writable root the agent still cannot
+     * repoint it (the reviewer's next {@code mono-agent} would run the agent's program).
+     */
+    @Test
+    void launcherCacheOfTheExportedHomeIsNotWritable() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("lws")).toRealPath();
+        Path cache = Files.createDirectories(ws.resolve("fh/.cache/mono-agent"));
+        Files.writeString(cache.resolve("java-path"), "/usr/bin/java\n");
+        Path xdg = Files.createDirectories(ws.resolve("xdg/mono-agent"));
+        Files.writeString(xdg.resolve("java-path"), "/usr/bin/java\n");
+        Map<String, String> before = tree(ws);
+        Map<String, Map<String, String>> cases = Map.of("fh/.cache/mono-agent", Map.of("HOME", ws.resolve("fh")
+                .toString()), "xdg/mono-agent", Map.of("HOME", "/nonexistent", "XDG_CACHE_HOME", ws.resolve("xdg")
+                .toString()));
+        for (Map.Entry<String, Map<String, String>> c : cases.entrySet()) {
+            Map<String, String> env = c.getValue();
+            String dir = c.getKey();
+            LoadedConfig base = config(ws, MonoConfig.Sandbox.DEFAULT_DENY_WRITE, null, null);
+            LoadedConfig cfg = new LoadedConfig(base.configPath(), true, ws, base.config(), Map.of(), List.of(), env);
+            try (Sandbox sb = Sandbox.open(cfg, new TestEngine.Events(), TestEngine.env())) {
+                assertEquals("ready", sb.status().state(), String.valueOf(sb.status().reason()));
+                bash(sb, ws, "echo /tmp/evil > " + dir + "/java-path; echo x > " + dir + "/fakejava; "
+                        + "mv " + dir + " moved; rm -rf " + dir + "; true");
+            }
+            assertEquals(before, tree(ws), "the launcher's cache changed with env " + env);
+        }
+    }
 }

@@ -24,7 +24,11 @@ class HostExecutedTest {
                 ".config/mise.toml", ".tool-versions", ".python-version", ".sdkmanrc", "bunfig.toml", ".bunfig.toml",
                 "global.json", ".hg/hgrc", "lefthook.jsonc", ".config/lefthook.toml", ".lefthook-local.json",
                 ".lefthook-local/pre-commit/x.sh", ".gemini/settings.json", ".codex/config.toml", ".cursor/mcp.json",
-                ".yarn/releases/yarn-4.cjs", ".envrc.local", ".claude/hooks/h.sh")) {
+                ".yarn/releases/yarn-4.cjs", ".envrc.local", ".claude/hooks/h.sh", ".qwen/settings.json",
+                "crush.json", "a/.crush.json", ".aider.conf.yml", ".aider.model.settings.yml", ".kilocode/mcp.json",
+                ".helix/languages.toml", ".lfsconfig", "lib/.dir-locals.el", ".dir-locals-2.el",
+                ".devcontainer/devcontainer.json", ".devcontainer.json", ".windsurf/rules/r.md", ".clinerules",
+                ".clinerules/hooks/PreToolUse", ".junie/guidelines.md")) {
             assertNotNull(Policy.dangerousName(Path.of(p)), p);
         }
     }
@@ -35,7 +39,8 @@ class HostExecutedTest {
                 "gradle/wrapper/gradle-wrapper.properties", "gradle.properties.example", "src/mise/tasks.rs",
                 "mise/tasks/build", "yarn/releases/x", ".yarn/cache/x.zip", "lefthook.md", "global.jsonc",
                 ".claude/skills/x.md", "rust-toolchain.md", ".venv/lib/python3.12/site-packages/x.pth", "gradlew",
-                "mvnw", "node_modules/.bin/x")) {
+                "mvnw", "node_modules/.bin/x", "crush.json.bak", "helix/languages.toml", ".aider.chat.history.md",
+                ".cursorrules", ".github/copilot-instructions.md", "AGENTS.md")) {
             assertNull(Policy.dangerousName(Path.of(p)), p);
         }
     }

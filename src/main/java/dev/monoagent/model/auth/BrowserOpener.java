@@ -1,5 +1,6 @@
 package dev.monoagent.model.auth;
 
+import dev.monoagent.common.ChildProcesses;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -36,7 +37,7 @@ public final class BrowserOpener {
             return null;
         }
         try {
-            new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            ChildProcesses.builder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             return "Opened the browser (" + cmd.get(0) + ").";
         } catch (IOException e) {
