@@ -21,7 +21,8 @@ public record TrustItem(String key, String value, String source, Kind kind, Stri
     public enum Kind {
         WIDENS_SANDBOX("would widen the sandbox"),
         SENDS_CREDENTIAL("would send a credential or data to an endpoint"),
-        INSTRUCTIONS("would become the agent's instructions");
+        INSTRUCTIONS("would become the agent's instructions"),
+        RAISES_SPEND("would raise what a run may spend");
 
         private final String why;
 

@@ -318,4 +318,48 @@ class WorkspaceTrustTest {
         Files.createLink(kept.resolve("SOUL.md"), ws.resolve("README.md"));
         load();
     }
+
+    /** What a run may spend: a workspace may lower each limit; a raise waits like any widening. */
+    @Test
+    void aWorkspaceMayLowerWhatARunMaySpendButARaiseWaits() throws Exception {
+        Files.createDirectories(userDir);
+        Files.writeString(userDir.resolve(UserConfigRoot.USER_CONFIG_FILE), "{\"agent\": {\"maxTurns\": 30}}");
+        String raise = """
+                {"agent": {"maxTurns": 1000}, "context": {"maxTokens": 10000000, "reserveTokens": 0},
+                 "runtime": {"requestTimeoutMs": 3600000, "retry": {"primaryAttempts": 10, "maxBackoffMs": 300000}},
+                 "memory": {"maxBytes": 10000000}}
+                """;
+        json(raise);
+        LoadedConfig lc = load();
+        assertEquals(List.of("agent.maxTurns", "context.maxTokens", "runtime.requestTimeoutMs",
+                "runtime.retry.primaryAttempts", "runtime.retry.maxBackoffMs", "memory.maxBytes"), pendingKeys(lc));
+        assertTrue(lc.trust().pending().stream().allMatch(i -> i.kind() == TrustItem.Kind.RAISES_SPEND));
+        assertEquals("agent.maxTurns = 1000 (yours: 30) (from mono-agent.config.json: would raise what a run may "
+                + "spend)", lc.trust().pending().get(0).line());
+        assertTrue(lc.trust().notice().contains("agent.maxTurns=1000 (yours: 30) (mono-agent.config.json)"),
+                lc.trust().notice());
+        MonoConfig c = lc.config();
+        assertEquals(new MonoConfig.Agent("mono-agent", 30), c.agent());
+        assertEquals(new MonoConfig.Context(MonoConfig.Context.DEFAULTS.maxTokens(), 0), c.context(),
+                "a smaller answer cap applies");
+        assertEquals(MonoConfig.Runtime.DEFAULTS, c.runtime());
+        assertEquals(MonoConfig.Memory.DEFAULTS, c.memory());
+        // equal or lower applies on its own
+        json("""
+                {"agent": {"maxTurns": 30}, "context": {"maxTokens": 64000},
+                 "runtime": {"requestTimeoutMs": 60000, "retry": {"primaryAttempts": 1}}}
+                """);
+        LoadedConfig lower = load();
+        assertTrue(lower.trust().settled(), lower.trust().pending().toString());
+        assertEquals(64000, lower.config().context().maxTokens());
+        assertEquals(new MonoConfig.Runtime(null, 60000, new MonoConfig.Retry(1, 1000, 15000)),
+                lower.config().runtime());
+        // accepted, the raise applies
+        json(raise);
+        ConfigLoader.accept(env(), ws, load().trust());
+        LoadedConfig accepted = load();
+        assertTrue(accepted.trust().settled());
+        assertEquals(1000, accepted.config().agent().maxTurns());
+        assertEquals(10, accepted.config().runtime().retry().primaryAttempts());
+    }
 }
