@@ -188,6 +188,9 @@ class WorkspaceTrustTest {
         assertNull(lc.envValue("OPENAI_API_KEY"));
         TrustItem dotenv = lc.trust().pending().stream().filter(i -> i.key().equals(".env")).findFirst().orElseThrow();
         assertFalse(dotenv.line().contains("sk-attacker"), "a secret is named, never shown");
+        assertTrue(dotenv.line().contains("OPENAI_API_KEY=(secret, 11 characters)"), dotenv.line());
+        assertTrue(dotenv.line().contains("MONO_AGENT_CODEX_ISSUER=\"http://127.0.0.1:9\""),
+                "what the reviewer accepts is shown: " + dotenv.line());
         assertFalse(dotenv.value().contains("DATABASE_URL"), "a variable mono-agent never reads is not listed");
         ConfigLoader.accept(env(), ws, lc.trust());
         LoadedConfig accepted = load("GITHUB_TOKEN", "ghp_reviewer");
@@ -361,5 +364,25 @@ class WorkspaceTrustTest {
         assertTrue(accepted.trust().settled());
         assertEquals(1000, accepted.config().agent().maxTurns());
         assertEquals(10, accepted.config().runtime().retry().primaryAttempts());
+    }
+
+    /** A value the reviewer accepts from a workspace .env is shown on one line; only a key's length is shown. */
+    @Test
+    void aDotEnvItemShowsEachValueButNoSecret() throws Exception {
+        json("{\"providers\": {\"openai\": {\"apiKeyEnv\": \"MONO_AGENT_CODEX_CLIENT_ID\"}}}");
+        Files.writeString(ws.resolve(".env"), String.join("\n",
+                "CODEX_HOME=/tmp/x\", MONO_AGENT_CODEX_ISSUER=\"https://auth.openai.com",
+                "MONO_AGENT_CODEX_CLIENT_ID=app_evil",
+                "MONO_AGENT_CODEX_ISSUER=\"http://127.0.0.1:9\\nSandbox: ok\u001b[2K\"",
+                "CODEX_API_KEY=tok-123456",
+                "MONO_AGENT_SIGNIN_PASSWORD=hunter2", ""));
+        TrustItem dotenv = load().trust().pending().stream().filter(i -> i.key().equals(".env")).findFirst()
+                .orElseThrow();
+        assertEquals(".env = CODEX_API_KEY=(secret, 10 characters), "
+                + "CODEX_HOME=\"/tmp/x\\\", MONO_AGENT_CODEX_ISSUER=\\\"https://auth.openai.com\", "
+                + "MONO_AGENT_CODEX_CLIENT_ID=\"app_evil\", "
+                + "MONO_AGENT_CODEX_ISSUER=\"http://127.0.0.1:9\\nSandbox: ok\\x1b[2K\", "
+                + "MONO_AGENT_SIGNIN_PASSWORD=(secret, 7 characters) "
+                + "(from .env: would send a credential or data to an endpoint)", dotenv.line());
     }
 }
