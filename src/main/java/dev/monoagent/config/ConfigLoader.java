@@ -235,9 +235,10 @@ public final class ConfigLoader {
             });
         } else {
             java.util.TreeMap<String, String> used = new java.util.TreeMap<>();
-            // named from the config as written, so accepting a held-back provider brings no second item
+            // named from the config as written alone, before anything is put back: the item is then the same
+            // whether its held-back settings are accepted or not, and one trust step accepts everything shown (a
+            // reviewer's key variable the workspace replaced is not the workspace's .env to set meanwhile)
             java.util.Set<String> usedNames = usedEnvNames(asWritten);
-            usedNames.addAll(usedEnvNames(cfg));
             dotenv.forEach((k, v) -> {
                 boolean exported = o.processEnv().get(k) != null && !o.processEnv().get(k).isEmpty();
                 if (!v.isEmpty() && !exported && !NEVER_FROM_WORKSPACE_ENV.contains(k)

@@ -385,4 +385,34 @@ class WorkspaceTrustTest {
                 + "MONO_AGENT_SIGNIN_PASSWORD=(secret, 7 characters) "
                 + "(from .env: would send a credential or data to an endpoint)", dotenv.line());
     }
+
+    /**
+     * Accepting a key variable the workspace's config names accepts its .env value in the same step, also when it
+     * replaces the reviewer's own key variable (which the held-back config would use meanwhile).
+     */
+    @Test
+    void oneTrustStepAcceptsAKeyVariableAndItsValue() throws Exception {
+        json("{\"providers\": {\"openai\": {\"apiKeyEnv\": \"MY_KEY\"}}}");
+        Files.writeString(ws.resolve(".env"), "MY_KEY=sk-workspace\n");
+        LoadedConfig lc = load();
+        assertEquals(java.util.Set.of("providers.openai.apiKeyEnv", ".env"), java.util.Set.copyOf(pendingKeys(lc)));
+        ConfigLoader.accept(env(), ws, lc.trust());
+        LoadedConfig after = load();
+        assertTrue(after.trust().settled(), after.trust().pending().toString());
+        assertEquals("MY_KEY", after.config().providers().get("openai").apiKeyEnv());
+        assertEquals("sk-workspace", after.envValue("MY_KEY"));
+
+        Files.createDirectories(userDir);
+        Files.writeString(userDir.resolve(UserConfigRoot.USER_CONFIG_FILE),
+                "{\"providers\": {\"openai\": {\"apiKeyEnv\": \"REVIEWER_KEY\"}}}");
+        Files.writeString(ws.resolve(".env"), "MY_KEY=sk-workspace-2\nREVIEWER_KEY=sk-planted\n");
+        LoadedConfig held = load();
+        assertEquals("REVIEWER_KEY", held.config().providers().get("openai").apiKeyEnv());
+        assertNull(held.envValue("REVIEWER_KEY"), "the reviewer's key variable is not the workspace's to set");
+        ConfigLoader.accept(env(), ws, held.trust());
+        LoadedConfig once = load();
+        assertTrue(once.trust().settled(), "a second trust step: " + once.trust().pending());
+        assertEquals("MY_KEY", once.config().providers().get("openai").apiKeyEnv());
+        assertEquals("sk-workspace-2", once.envValue("MY_KEY"));
+    }
 }
