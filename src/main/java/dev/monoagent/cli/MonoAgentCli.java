@@ -132,8 +132,8 @@ public final class MonoAgentCli {
     private static int handle(Exception ex, CliContext ctx, boolean debug) {
         if (ex instanceof ConfigException ce) {
             for (ConfigError e : ce.errors()) {
-                // a message may quote the repository's own values: no escape sequence reaches the terminal
-                ctx.err().println("Config error: " + dev.monoagent.common.Printable.terminal(e.message()));
+                // a message may quote the repository's own values: one line each, no escape sequence
+                ctx.err().println("Config error: " + dev.monoagent.common.Printable.oneLine(e.message()));
             }
             return ExitCodes.ERROR;
         }

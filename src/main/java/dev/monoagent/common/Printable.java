@@ -19,6 +19,34 @@ public final class Printable {
     }
 
     /**
+     * One line of text for a message that quotes untrusted text next to ours (a config error, a value the reviewer is
+     * asked to accept): every control character, bidi control and Unicode line separator escaped as {@link #line}
+     * does, but a backslash left as it is, so text that went through here (or through {@link #line}) passes again
+     * unchanged. Whatever the quoted text holds, it adds no line and moves no cursor.
+     */
+    public static String oneLine(String s) {
+        if (s == null) {
+            return null;
+        }
+        StringBuilder o = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean bad = unsafe(c);
+            if (bad && o == null) {
+                o = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (o != null) {
+                if (bad) {
+                    escape(o, c);
+                } else {
+                    o.append(c);
+                }
+            }
+        }
+        return o == null ? s : o.toString();
+    }
+
+    /**
      * Output for a terminal (a tool's stdout shown by {@code tools call}): lines and tabs stay, every other control
      * character is escaped, so no escape sequence (cursor moves, erase, a window title, an OSC 52 clipboard write)
      * reaches the terminal. A CR is kept only as part of CR LF. Backslashes are left as they are (the output is for

@@ -235,9 +235,10 @@ public final class ConfigLoader {
             });
         } else {
             java.util.TreeMap<String, String> used = new java.util.TreeMap<>();
-            // named from the config as written, so accepting a held-back provider brings no second item
+            // named from the config as written alone, before anything is put back: the item is then the same
+            // whether its held-back settings are accepted or not, and one trust step accepts everything shown (a
+            // reviewer's key variable the workspace replaced is not the workspace's .env to set meanwhile)
             java.util.Set<String> usedNames = usedEnvNames(asWritten);
-            usedNames.addAll(usedEnvNames(cfg));
             dotenv.forEach((k, v) -> {
                 boolean exported = o.processEnv().get(k) != null && !o.processEnv().get(k).isEmpty();
                 if (!v.isEmpty() && !exported && !NEVER_FROM_WORKSPACE_ENV.contains(k)
@@ -249,9 +250,10 @@ public final class ConfigLoader {
             if (!used.isEmpty()) {
                 StringBuilder exact = new StringBuilder();
                 used.forEach((k, v) -> exact.append(k).append('=').append(v).append('\n'));
-                TrustItem item = TrustItem.of(envFile.getFileName().toString(), String.join(", ", used.keySet())
-                        + " (values not shown)", exact.toString(), envFile.getFileName().toString(),
-                        TrustItem.Kind.SENDS_CREDENTIAL);
+                List<String> shown = new ArrayList<>();
+                used.forEach((k, v) -> shown.add(k + "=" + shownEnvValue(k, v, usedNames)));
+                TrustItem item = TrustItem.of(envFile.getFileName().toString(), String.join(", ", shown),
+                        exact.toString(), envFile.getFileName().toString(), TrustItem.Kind.SENDS_CREDENTIAL);
                 if (judged.accepts(item)) {
                     env.putAll(used);
                 }
@@ -322,6 +324,27 @@ public final class ConfigLoader {
     static final java.util.Set<String> NEVER_FROM_WORKSPACE_ENV = java.util.Set.of("HOME", "PATH", "USER",
             "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "MONO_AGENT_CONFIG_DIR",
             "MONO_AGENT_CACHE_DIR", EnvVars.WORKSPACE, "MONO_AGENT_JAVA_OPTS", "MONO_AGENT_JAR");
+
+    /** A variable name that says it holds a secret. */
+    private static final Pattern SECRET_NAME = Pattern.compile("KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL",
+            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * How a workspace {@code .env} value is shown to the reviewer who is asked to accept it: quoted on one line
+     * ({@link dev.monoagent.common.Printable#line}, and a quote as {@code \"}, so one value cannot pass for the next
+     * variable), or {@code (secret, N characters)} for a key: a name that says so, a provider's key variable, or one
+     * the configuration reads a key from. mono-agent's own settings ({@code MONO_AGENT_*}, {@code CODEX_*}) are
+     * shown unless their name says they are a secret, so a configuration that names one as a key variable cannot
+     * hide an endpoint the reviewer accepts.
+     */
+    static String shownEnvValue(String name, String value, java.util.Set<String> keyNames) {
+        boolean own = name.startsWith("MONO_AGENT_") || name.startsWith("CODEX_");
+        if (SECRET_NAME.matcher(name).find() || ConfigView.PROVIDER_KEY_ENV.containsValue(name)
+                || (keyNames.contains(name) && !own)) {
+            return "(secret, " + value.length() + " characters)";
+        }
+        return "\"" + dev.monoagent.common.Printable.line(value).replace("\"", "\\\"") + "\"";
+    }
 
     /** Names of the variables this configuration reads secrets from. */
     private static java.util.Set<String> usedEnvNames(MonoConfig cfg) {

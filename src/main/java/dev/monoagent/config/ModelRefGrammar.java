@@ -37,7 +37,7 @@ public final class ModelRefGrammar {
         String raw = text == null ? "" : text.trim();
         String s = raw.startsWith("pi:") ? raw.substring(3) : raw;
         int colon = s.indexOf(':');
-        String head = "%s `%s` is not a valid runtime model reference:\n".formatted(field, raw);
+        String head = "%s `%s` is not a valid runtime model reference: ".formatted(field, raw);
         if (colon <= 0 || colon == s.length() - 1) {
             throw new ConfigException(field, head + "expected <provider>:<model>, e.g. openai-codex:gpt-5.6-terra");
         }

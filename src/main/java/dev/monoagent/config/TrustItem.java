@@ -21,7 +21,8 @@ public record TrustItem(String key, String value, String source, Kind kind, Stri
     public enum Kind {
         WIDENS_SANDBOX("would widen the sandbox"),
         SENDS_CREDENTIAL("would send a credential or data to an endpoint"),
-        INSTRUCTIONS("would become the agent's instructions");
+        INSTRUCTIONS("would become the agent's instructions"),
+        RAISES_SPEND("would raise what a run may spend");
 
         private final String why;
 
@@ -42,14 +43,15 @@ public record TrustItem(String key, String value, String source, Kind kind, Stri
     /**
      * One line for a list: {@code sandbox.mode = off (from .env: would widen the sandbox)}. Key, value and source come
      * from the repository, so their control characters are shown escaped: an escape sequence must not redraw what
-     * the reviewer is asked to accept.
+     * the reviewer is asked to accept. A value that is already escaped (a {@code .env} item's quoted values) is shown
+     * as it is.
      */
     public String line() {
         return shown(key) + " = " + shown(value) + " (from " + shown(source) + ": " + kind.why() + ")";
     }
 
     private static String shown(String s) {
-        return dev.monoagent.common.Printable.line(s);
+        return dev.monoagent.common.Printable.oneLine(s);
     }
 
     /** A short form for a one-line notice: {@code sandbox.mode=off (.env)}. */

@@ -17,8 +17,8 @@ import java.util.function.Function;
  * Which workspace settings may not take effect on their own: a pure comparison of the configuration the reviewer's
  * sources give ({@code reviewer}: defaults, user-level config, exported env, a config file outside the workspace) with
  * the one the workspace's sources add ({@code full}). A workspace value that is equal or stricter passes; one that
- * widens the sandbox, sends a credential or data to an endpoint, or turns on a feature is a {@link Change}: the key
- * paths to put back to the reviewer's value unless the reviewer accepted it.
+ * widens the sandbox, sends a credential or data to an endpoint, turns on a feature or raises a budget is a
+ * {@link Change}: the key paths to put back to the reviewer's value unless the reviewer accepted it.
  */
 final class TrustRules {
     private TrustRules() {}
@@ -29,6 +29,32 @@ final class TrustRules {
      * @param revert the key paths whose workspace value is dropped while this is not accepted
      */
     record Change(String key, String value, Kind kind, List<String> revert) {}
+
+    /**
+     * The limits on what a run may spend (model turns, tokens per request, retries and their waits, how long a request
+     * may take, recalled memory, background work and its output), by key path. A workspace may lower each one; a
+     * higher value costs the reviewer money or time and waits.
+     */
+    static final Map<String, java.util.function.ToLongFunction<MonoConfig>> BUDGETS = budgets();
+
+    private static Map<String, java.util.function.ToLongFunction<MonoConfig>> budgets() {
+        Map<String, java.util.function.ToLongFunction<MonoConfig>> b = new java.util.LinkedHashMap<>();
+        b.put("agent.maxTurns", c -> c.agent().maxTurns());
+        b.put("context.maxTokens", c -> c.context().maxTokens());
+        b.put("context.reserveTokens", c -> c.context().reserveTokens()); // the answer's token cap
+        b.put("runtime.requestTimeoutMs", c -> c.runtime().requestTimeoutMs());
+        b.put("runtime.retry.primaryAttempts", c -> c.runtime().retry().primaryAttempts());
+        b.put("runtime.retry.backoffMs", c -> c.runtime().retry().backoffMs());
+        b.put("runtime.retry.maxBackoffMs", c -> c.runtime().retry().maxBackoffMs());
+        b.put("memory.maxBytes", c -> c.memory().maxBytes());
+        b.put("memory.embeddings.timeoutMs", c -> c.memory().embeddings().timeoutMs());
+        b.put("processJobs.maxConcurrent", c -> c.processJobs().maxConcurrent());
+        b.put("processJobs.maxRuntimeMs", c -> c.processJobs().maxRuntimeMs());
+        b.put("processJobs.maxOutputBytes", c -> c.processJobs().maxOutputBytes());
+        b.put("monitors.maxActive", c -> c.monitors().maxActive());
+        b.put("monitors.maxBatchLines", c -> c.monitors().maxBatchLines());
+        return java.util.Collections.unmodifiableMap(b);
+    }
 
     static List<Change> changes(MonoConfig reviewer, MonoConfig full, Function<String, Path> resolve) {
         List<Change> out = new ArrayList<>();
@@ -108,6 +134,13 @@ final class TrustRules {
         if (full.monitors().enabled() && !reviewer.monitors().enabled()) {
             out.add(new Change("monitors.enabled", "true", Kind.WIDENS_SANDBOX, List.of("monitors.enabled")));
         }
+        BUDGETS.forEach((key, of) -> {
+            long mine = of.applyAsLong(reviewer);
+            long theirs = of.applyAsLong(full);
+            if (theirs > mine) {
+                out.add(new Change(key, theirs + " (yours: " + mine + ")", Kind.RAISES_SPEND, List.of(key)));
+            }
+        });
         return out;
     }
 

@@ -60,7 +60,7 @@ public final class ModelClients {
         MonoConfig.Provider custom = cfg.providers().get(id);
         BuiltIn builtIn = BUILT_IN.get(id);
         if (builtIn == null && custom == null) {
-            throw new ConfigException("runtime.model", "runtime.model `%s` is not a valid runtime model reference:\n%s"
+            throw new ConfigException("runtime.model", "runtime.model `%s` is not a valid runtime model reference: %s"
                     .formatted(ref, ModelRefGrammar.unknownProvider(id)));
         }
         String baseUrl = custom != null && custom.baseUrl() != null ? custom.baseUrl()

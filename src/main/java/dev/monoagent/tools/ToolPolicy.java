@@ -44,9 +44,13 @@ public record ToolPolicy(boolean allowAll, List<String> listed, List<String> dis
      *
      * @param code    always {@link #INVALID_TOOL_POLICY}
      * @param field   {@code tools.allowedTools} or {@code tools.disallowedTools}
-     * @param message the complete sentence
+     * @param message the complete sentence, one line (a tool name it quotes has its control characters escaped)
      */
     public record Error(String code, String field, String message) {
+        public Error {
+            message = dev.monoagent.common.Printable.oneLine(message);
+        }
+
         /** The same problem in the config package's shape (for validate's error section). */
         public ConfigError toConfigError() {
             return new ConfigError(field, "[" + code + "] " + message);

@@ -18,6 +18,14 @@ class PrintableTest {
     }
 
     @Test
+    void oneLineEscapesEveryControlButLeavesBackslashesSoItCanBeAppliedTwice() {
+        String l = Printable.oneLine(HOSTILE);
+        assertEquals("a\\b\\nc\\rd\\te\\x1b[2K\\x07\\x9b1A\\u202eexe.txt\\u2066\\u2028\\x00end", l);
+        assertEquals(l, Printable.oneLine(l));
+        assertEquals(Printable.line("a\nb"), Printable.oneLine(Printable.line("a\nb")));
+    }
+
+    @Test
     void terminalOutputKeepsLinesAndTabsButNoEscapeSequence() {
         assertEquals("x\n\ty\r\n\\x1b]0;T\\x07 \\rz \\u202e", Printable.terminal("x\n\ty\r\n\u001b]0;T\u0007 \rz \u202e"));
         assertEquals("C:\\dir", Printable.terminal("C:\\dir"), "backslashes stay for reading");

@@ -90,7 +90,7 @@ class MalformedConfigTest {
                 c("{" + M + ",\"memory\":{\"mode\":\"vector\"}}", "memory.mode", "must be one of lite|journal|bujo"),
                 // model references
                 c("{\"runtime\":{\"model\":\"codex:gpt-5.6-terra\"}}", "runtime.model",
-                        "runtime.model `codex:gpt-5.6-terra` is not a valid runtime model reference:\n"
+                        "runtime.model `codex:gpt-5.6-terra` is not a valid runtime model reference: "
                                 + "codex is no longer a runtime backend; use openai-codex:gpt-5.6-terra"),
                 c("{\"runtime\":{\"model\":\"claude:opus\"}}", "runtime.model", "use anthropic:opus"),
                 c("{\"runtime\":{\"model\":\"claude-code:sonnet\"}}", "runtime.model", "use anthropic:sonnet"),

@@ -188,6 +188,9 @@ class WorkspaceTrustTest {
         assertNull(lc.envValue("OPENAI_API_KEY"));
         TrustItem dotenv = lc.trust().pending().stream().filter(i -> i.key().equals(".env")).findFirst().orElseThrow();
         assertFalse(dotenv.line().contains("sk-attacker"), "a secret is named, never shown");
+        assertTrue(dotenv.line().contains("OPENAI_API_KEY=(secret, 11 characters)"), dotenv.line());
+        assertTrue(dotenv.line().contains("MONO_AGENT_CODEX_ISSUER=\"http://127.0.0.1:9\""),
+                "what the reviewer accepts is shown: " + dotenv.line());
         assertFalse(dotenv.value().contains("DATABASE_URL"), "a variable mono-agent never reads is not listed");
         ConfigLoader.accept(env(), ws, lc.trust());
         LoadedConfig accepted = load("GITHUB_TOKEN", "ghp_reviewer");
@@ -317,5 +320,99 @@ class WorkspaceTrustTest {
         Files.writeString(ws.resolve("README.md"), "x");
         Files.createLink(kept.resolve("SOUL.md"), ws.resolve("README.md"));
         load();
+    }
+
+    /** What a run may spend: a workspace may lower each limit; a raise waits like any widening. */
+    @Test
+    void aWorkspaceMayLowerWhatARunMaySpendButARaiseWaits() throws Exception {
+        Files.createDirectories(userDir);
+        Files.writeString(userDir.resolve(UserConfigRoot.USER_CONFIG_FILE), "{\"agent\": {\"maxTurns\": 30}}");
+        String raise = """
+                {"agent": {"maxTurns": 1000}, "context": {"maxTokens": 10000000, "reserveTokens": 0},
+                 "runtime": {"requestTimeoutMs": 3600000, "retry": {"primaryAttempts": 10, "maxBackoffMs": 300000}},
+                 "memory": {"maxBytes": 10000000}}
+                """;
+        json(raise);
+        LoadedConfig lc = load();
+        assertEquals(List.of("agent.maxTurns", "context.maxTokens", "runtime.requestTimeoutMs",
+                "runtime.retry.primaryAttempts", "runtime.retry.maxBackoffMs", "memory.maxBytes"), pendingKeys(lc));
+        assertTrue(lc.trust().pending().stream().allMatch(i -> i.kind() == TrustItem.Kind.RAISES_SPEND));
+        assertEquals("agent.maxTurns = 1000 (yours: 30) (from mono-agent.config.json: would raise what a run may "
+                + "spend)", lc.trust().pending().get(0).line());
+        assertTrue(lc.trust().notice().contains("agent.maxTurns=1000 (yours: 30) (mono-agent.config.json)"),
+                lc.trust().notice());
+        MonoConfig c = lc.config();
+        assertEquals(new MonoConfig.Agent("mono-agent", 30), c.agent());
+        assertEquals(new MonoConfig.Context(MonoConfig.Context.DEFAULTS.maxTokens(), 0), c.context(),
+                "a smaller answer cap applies");
+        assertEquals(MonoConfig.Runtime.DEFAULTS, c.runtime());
+        assertEquals(MonoConfig.Memory.DEFAULTS, c.memory());
+        // equal or lower applies on its own
+        json("""
+                {"agent": {"maxTurns": 30}, "context": {"maxTokens": 64000},
+                 "runtime": {"requestTimeoutMs": 60000, "retry": {"primaryAttempts": 1}}}
+                """);
+        LoadedConfig lower = load();
+        assertTrue(lower.trust().settled(), lower.trust().pending().toString());
+        assertEquals(64000, lower.config().context().maxTokens());
+        assertEquals(new MonoConfig.Runtime(null, 60000, new MonoConfig.Retry(1, 1000, 15000)),
+                lower.config().runtime());
+        // accepted, the raise applies
+        json(raise);
+        ConfigLoader.accept(env(), ws, load().trust());
+        LoadedConfig accepted = load();
+        assertTrue(accepted.trust().settled());
+        assertEquals(1000, accepted.config().agent().maxTurns());
+        assertEquals(10, accepted.config().runtime().retry().primaryAttempts());
+    }
+
+    /** A value the reviewer accepts from a workspace .env is shown on one line; only a key's length is shown. */
+    @Test
+    void aDotEnvItemShowsEachValueButNoSecret() throws Exception {
+        json("{\"providers\": {\"openai\": {\"apiKeyEnv\": \"MONO_AGENT_CODEX_CLIENT_ID\"}}}");
+        Files.writeString(ws.resolve(".env"), String.join("\n",
+                "CODEX_HOME=/tmp/x\", MONO_AGENT_CODEX_ISSUER=\"https://auth.openai.com",
+                "MONO_AGENT_CODEX_CLIENT_ID=app_evil",
+                "MONO_AGENT_CODEX_ISSUER=\"http://127.0.0.1:9\\nSandbox: ok\u001b[2K\"",
+                "CODEX_API_KEY=tok-123456",
+                "MONO_AGENT_SIGNIN_PASSWORD=hunter2", ""));
+        TrustItem dotenv = load().trust().pending().stream().filter(i -> i.key().equals(".env")).findFirst()
+                .orElseThrow();
+        assertEquals(".env = CODEX_API_KEY=(secret, 10 characters), "
+                + "CODEX_HOME=\"/tmp/x\\\", MONO_AGENT_CODEX_ISSUER=\\\"https://auth.openai.com\", "
+                + "MONO_AGENT_CODEX_CLIENT_ID=\"app_evil\", "
+                + "MONO_AGENT_CODEX_ISSUER=\"http://127.0.0.1:9\\nSandbox: ok\\x1b[2K\", "
+                + "MONO_AGENT_SIGNIN_PASSWORD=(secret, 7 characters) "
+                + "(from .env: would send a credential or data to an endpoint)", dotenv.line());
+    }
+
+    /**
+     * Accepting a key variable the workspace's config names accepts its .env value in the same step, also when it
+     * replaces the reviewer's own key variable (which the held-back config would use meanwhile).
+     */
+    @Test
+    void oneTrustStepAcceptsAKeyVariableAndItsValue() throws Exception {
+        json("{\"providers\": {\"openai\": {\"apiKeyEnv\": \"MY_KEY\"}}}");
+        Files.writeString(ws.resolve(".env"), "MY_KEY=sk-workspace\n");
+        LoadedConfig lc = load();
+        assertEquals(java.util.Set.of("providers.openai.apiKeyEnv", ".env"), java.util.Set.copyOf(pendingKeys(lc)));
+        ConfigLoader.accept(env(), ws, lc.trust());
+        LoadedConfig after = load();
+        assertTrue(after.trust().settled(), after.trust().pending().toString());
+        assertEquals("MY_KEY", after.config().providers().get("openai").apiKeyEnv());
+        assertEquals("sk-workspace", after.envValue("MY_KEY"));
+
+        Files.createDirectories(userDir);
+        Files.writeString(userDir.resolve(UserConfigRoot.USER_CONFIG_FILE),
+                "{\"providers\": {\"openai\": {\"apiKeyEnv\": \"REVIEWER_KEY\"}}}");
+        Files.writeString(ws.resolve(".env"), "MY_KEY=sk-workspace-2\nREVIEWER_KEY=sk-planted\n");
+        LoadedConfig held = load();
+        assertEquals("REVIEWER_KEY", held.config().providers().get("openai").apiKeyEnv());
+        assertNull(held.envValue("REVIEWER_KEY"), "the reviewer's key variable is not the workspace's to set");
+        ConfigLoader.accept(env(), ws, held.trust());
+        LoadedConfig once = load();
+        assertTrue(once.trust().settled(), "a second trust step: " + once.trust().pending());
+        assertEquals("MY_KEY", once.config().providers().get("openai").apiKeyEnv());
+        assertEquals("sk-workspace-2", once.envValue("MY_KEY"));
     }
 }

@@ -76,7 +76,7 @@ class ModelClientsTest {
         LoadedConfig lc = load("{\"runtime\": {\"model\": \"openai:gpt-test\"}}", Map.of());
         ConfigException e = assertThrows(ConfigException.class,
                 () -> ModelClients.create(new ModelRef("nope", "m"), lc, null));
-        assertEquals("runtime.model `nope:m` is not a valid runtime model reference:\nunknown provider nope; known: "
+        assertEquals("runtime.model `nope:m` is not a valid runtime model reference: unknown provider nope; known: "
                 + "anthropic, lmstudio, ollama, openai, openai-codex, openai_compat, openrouter (or add it under "
                 + "providers)", e.getMessage());
     }
