@@ -1,0 +1,167 @@
+package dev.monoagent.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.monoagent.agent.RecentWorkspaces;
+import dev.monoagent.common.Event;
+import dev.monoagent.common.Violation;
+import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.ui.model.ConsoleLine;
+import dev.monoagent.ui.model.StartPageModel;
+import dev.monoagent.ui.port.EngineSandbox;
+import dev.monoagent.ui.port.LocalWorkspaces;
+import dev.monoagent.ui.port.ToolsRunner;
+import dev.monoagent.ui.task.FxTaskExecutor;
+import dev.monoagent.ui.view.StartPageView;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.prefs.Preferences;
+import javafx.geometry.Bounds;
+import javafx.geometry.Rectangle2D;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.IndexedCell;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.skin.TableColumnHeader;
+import javafx.scene.text.Text;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * What a reviewer sees on a 1366×768 laptop (the window sized for that screen on first run), judged by node bounds and
+ * by the glyphs the fonts have, never by screenshots; the workbench runs over the REAL engine and its console's real
+ * denied writes.
+ */
+@Tag("screen-sizes")
+@ExtendWith(ApplicationExtension.class)
+class LaptopScreenFxTest {
+    static {
+        // the 1366×768 window must fit Monocle's one headless screen (the screen-sizes surefire execution)
+        System.setProperty("headless.geometry", "1920x1080-32");
+    }
+
+    private static Path root;
+    private static HostEnv env;
+
+    private dev.monoagent.agent.AgentService service;
+
+    private Stage stage;
+    private Workbench wb;
+    private FxTaskExecutor executor;
+    private Preferences prefs;
+
+    @BeforeAll
+    static void realEngine() throws Exception {
+        root = Files.createTempDirectory("mono-ui-laptop-").toRealPath();
+        env = RealEngine.env(root);
+    }
+
+    @Start
+    void start(Stage s) {
+        stage = s;
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (wb != null) {
+            wb.close();
+        }
+        if (service != null) {
+            service.close();
+        }
+        if (executor != null) {
+            executor.shutdown();
+        }
+        if (prefs != null) {
+            WaitForAsyncUtils.asyncFx(() -> {
+                stage.hide();
+                stage.setOnHiding(null);
+            }).get(10, TimeUnit.SECONDS);
+            prefs.removeNode();
+        }
+        WorkbenchRobot.closeStages();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void consoleViolationLinesUseOnlyGlyphsItsFontHas(FxRobot robot) throws Exception {
+        openWorkbench(robot, "console-repo");
+        deniedWrites(robot, 1);
+        // every character of a violation line is one the console's font draws (no missing-glyph box)
+        ListView<?> console = robot.lookup(".console-output").queryAllAs(ListView.class).stream()
+                .filter(l -> l.getItems().stream().anyMatch(x -> ((ConsoleLine) x).kind() == ConsoleLine.Kind.VIOLATION))
+                .findFirst().orElseThrow();
+        List<Text> drawn = console.lookupAll(".line-violation").stream()
+                .flatMap(c -> c.lookupAll(".text").stream()).filter(Text.class::isInstance).map(Text.class::cast)
+                .filter(t -> t.getText() != null && !t.getText().isEmpty()).toList();
+        assertTrue(!drawn.isEmpty(), "violation lines are drawn");
+        for (Text t : drawn) {
+            java.awt.Font awt = new java.awt.Font(t.getFont().getFamily(), java.awt.Font.PLAIN, 12);
+            assertEquals(t.getFont().getFamily(), awt.getFamily(), "the console font is installed");
+            int bad = awt.canDisplayUpTo(t.getText());
+            assertEquals(-1, bad, "'" + t.getText() + "' has a character " + t.getFont().getFamily()
+                    + " lacks (a missing-glyph box) at " + bad);
+        }
+    }
+
+    /** Opens the workbench over a fresh workspace on a simulated 1366×768 screen, sized for it (first run). */
+    private void openWorkbench(FxRobot robot, String name) throws Exception {
+        Path ws = Files.createDirectories(root.resolve(name));
+        Files.createDirectories(ws.resolve(".git/hooks"));
+        Files.writeString(ws.resolve(".git/config"), "[core]\n");
+        Files.writeString(ws.resolve(".env"), "API_TOKEN=do-not-leak\n");
+        Files.createDirectories(ws.resolve(".mono-agent"));
+        service = dev.monoagent.agent.AgentService.of(RealEngine.config(ws), env);
+        executor = new FxTaskExecutor();
+        prefs = Preferences.userRoot().node("dev/monoagent/test/" + UUID.randomUUID());
+        WindowState state = new WindowState(prefs, () -> List.of(new Rectangle2D(0, 0, 1366, 768)));
+        robot.interact(() -> {
+            wb = Workbench.open(stage, ws, new EngineSandbox(service), new ToolsRunner(service),
+                    new dev.monoagent.ui.port.ServiceAgent(service), executor, new WorkbenchFxTest.RecordingDialogs(),
+                    false, state);
+            stage.show();
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(1366, stage.getWidth());
+        assertEquals(768, stage.getHeight());
+    }
+
+    /** Runs {@code n} real denied writes from the command console; returns the violations table. */
+    @SuppressWarnings("unchecked")
+    private TableView<Violation> deniedWrites(FxRobot robot, int n) throws Exception {
+        TableView<Violation> table = robot.lookup("#violations-table").queryAs(TableView.class);
+        for (int i = 1; i <= n; i++) {
+            WorkbenchRobot.runInConsole(robot, "Command console", "#bash-input", "echo " + i + " >> .env");
+            int rows = i;
+            try {
+                WorkbenchRobot.waitUntil(60, () -> table.getItems().size() >= rows
+                        && !wb.model().commandConsole().busyProperty().get());
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("denied write " + i + ": rows " + table.getItems() + ", console "
+                        + wb.model().commandConsole().lines().stream().map(ConsoleLine::text).toList(), e);
+            }
+        }
+        return table;
+    }
+}
