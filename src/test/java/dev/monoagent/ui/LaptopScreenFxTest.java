@@ -125,6 +125,71 @@ class LaptopScreenFxTest {
         }
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void inspectorShowsNewestRowsEveryColumnTheDetailAndAllowedTraffic(FxRobot robot) throws Exception {
+        openWorkbench(robot, "inspector-repo");
+        // more real denied writes than the inspector has room for, and more allowed connections
+        TableView<Violation> table = deniedWrites(robot, 5);
+        for (int i = 0; i < 6; i++) {
+            Event.NetworkAllowed a = new Event.NetworkAllowed(Instant.now(), null, "call_allowed_" + i, "Bash",
+                    "curl http://127.0.0.1:5432/", "127.0.0.1", 5432, "postgres (pid 7" + i + ")");
+            robot.interact(() -> wb.model().violations().addAllowed(a));
+        }
+        WaitForAsyncUtils.waitForFxEvents();
+
+        // the newest violation is in view, in the first row
+        Violation newest = table.getItems().stream().max(Comparator.comparing(Violation::time)).orElseThrow();
+        IndexedCell<?> newestRow = visibleRows(table).stream().filter(r -> r.getItem() == newest).findFirst()
+                .orElseThrow(() -> new AssertionError("the newest violation is below the fold: " + visibleRows(table)
+                        .stream().map(r -> String.valueOf(r.getItem())).toList()));
+        assertEquals(newest, table.getItems().get(0), "newest first");
+
+        // every column fits in the table: headers inside it, the call id drawn in full
+        Bounds tb = table.localToScene(table.getLayoutBounds());
+        for (Node n : table.lookupAll(".column-header")) {
+            if (n instanceof TableColumnHeader h && h.getTableColumn() != null) {
+                Bounds hb = h.localToScene(h.getLayoutBounds());
+                assertTrue(hb.getMaxX() <= tb.getMaxX() + 0.5, "column " + h.getTableColumn().getText()
+                        + " ends at " + hb.getMaxX() + ", the table at " + tb.getMaxX());
+            }
+        }
+        // the short columns keep their words: time, tier, kind, tool and the call id are drawn in full
+        for (TableCell<?, ?> cell : newestRow.lookupAll(".table-cell").stream().map(TableCell.class::cast).toList()) {
+            String column = cell.getTableColumn().getText();
+            if (List.of("Time", "Tier", "Kind", "Tool", "Call id").contains(column)) {
+                assertEquals(cell.getText(), WorkbenchRobot.shownText(cell), column + " is elided at "
+                        + cell.getWidth());
+            }
+        }
+        assertTrue(newestRow.lookupAll(".table-cell").stream().map(TableCell.class::cast)
+                .anyMatch(c -> newest.callId().equals(c.getText())), "a column shows the call id");
+
+        // the selected row's detail is inside the window with room to read
+        robot.interact(() -> table.getSelectionModel().select(newest));
+        WaitForAsyncUtils.waitForFxEvents();
+        TextArea detail = robot.lookup(".violation-detail").queryAs(TextArea.class);
+        WorkbenchRobot.assertShownInFull(detail);
+        assertTrue(detail.getText().contains(newest.callId()), detail.getText());
+        // its short lines (not target, command, reason: free text that may scroll) fit the visible width
+        javafx.scene.control.ScrollPane pane = (javafx.scene.control.ScrollPane) detail.lookup(".scroll-pane");
+        double room = pane.getViewportBounds().getWidth();
+        for (String line : detail.getText().split("\n")) {
+            if (line.matches("(Time|Tier|Kind|Tool|Call|Run): .*")) {
+                Text probe = new Text(line);
+                probe.setFont(detail.getFont());
+                assertTrue(probe.getLayoutBounds().getWidth() <= room, "detail line '" + line + "' is "
+                        + probe.getLayoutBounds().getWidth() + " px wide, the detail shows " + room);
+            }
+        }
+
+        // allowed traffic: at least three of its rows are in view
+        ListView<Event.NetworkAllowed> allowed = robot.lookup("#allowed-traffic").queryAs(ListView.class);
+        int shown = visibleRows(allowed).size();
+        assertTrue(shown >= 3, shown + " allowed-traffic rows in view, list " + allowed.getLayoutBounds());
+        WorkbenchRobot.assertShownInFull(robot.lookup("#allowed-traffic-title").queryAs(Label.class));
+    }
+
     /** Opens the workbench over a fresh workspace on a simulated 1366×768 screen, sized for it (first run). */
     private void openWorkbench(FxRobot robot, String name) throws Exception {
         Path ws = Files.createDirectories(root.resolve(name));
@@ -163,5 +228,19 @@ class LaptopScreenFxTest {
             }
         }
         return table;
+    }
+
+    /** The cells of {@code control} holding an item and lying wholly inside its bounds (what a reviewer sees). */
+    private static List<IndexedCell<?>> visibleRows(javafx.scene.control.Control control) {
+        Bounds v = control.localToScene(control.getLayoutBounds());
+        return control.lookupAll(".indexed-cell").stream().filter(IndexedCell.class::isInstance)
+                .<IndexedCell<?>>map(n -> (IndexedCell<?>) n)
+                .filter(c -> c.isVisible() && !c.isEmpty() && c.getItem() != null
+                        && (c.getStyleClass().contains("list-cell") || c.getStyleClass().contains("table-row-cell")))
+                .filter(c -> {
+                    Bounds b = c.localToScene(c.getLayoutBounds());
+                    return b.getHeight() > 0 && b.getMinY() >= v.getMinY() - 0.5 && b.getMaxY() <= v.getMaxY() + 0.5;
+                })
+                .toList();
     }
 }
