@@ -190,6 +190,39 @@ class LaptopScreenFxTest {
         WorkbenchRobot.assertShownInFull(robot.lookup("#allowed-traffic-title").queryAs(Label.class));
     }
 
+    @Test
+    void startPageRecentHeaderIsWholeAt1366x768(FxRobot robot) throws Exception {
+        Path base = Files.createTempDirectory(root, "start");
+        RecentWorkspaces recent = new RecentWorkspaces(base.resolve("config"));
+        Path deep = Files.createDirectories(base.resolve("clients/acme-payments/services/settlement-gateway"
+                + "/review-2026-q4-with-a-rather-long-folder-name"));
+        recent.opened(deep);
+        // a deep monorepo folder: its path alone is wider than the window
+        Path fresh = Files.createDirectories(base.resolve("src/github.com/acme-corporation/payments-platform"
+                + "/services/settlement-gateway/integrations/legacy-clearing-house-adapter/review-checkout-2026-q4"
+                + "/packages/a-repository-that-is-not-set-up-for-review-yet"));
+        executor = new FxTaskExecutor();
+        StartPageModel model = new StartPageModel(new LocalWorkspaces(recent, Map.of(), env, p -> { }), executor);
+        robot.interact(() -> {
+            StartPageView view = new StartPageView(model, () -> Optional.of(fresh));
+            Scene scene = new Scene(view, 1366, 768);
+            Theme.LIGHT.apply(scene);
+            stage.setScene(scene);
+            model.load(null);
+            stage.show();
+        });
+        robot.clickOn("#openFolder");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(robot.lookup("#setUpRow").query().isVisible(), "the folder is offered for set-up");
+        Label title = robot.lookup("#recentTitle").queryAs(Label.class);
+        WorkbenchRobot.assertShownInFull(title);
+        for (String id : List.of("#openFolder", "#setUpButton", "#modelBox")) {
+            WorkbenchRobot.assertShownInFull(robot.lookup(id).query());
+        }
+        ListView<Path> list = robot.lookup("#recentList").queryAs(ListView.class);
+        assertTrue(list.getWidth() >= 300, "the recent list keeps its width: " + list.getWidth());
+    }
+
     /** Opens the workbench over a fresh workspace on a simulated 1366×768 screen, sized for it (first run). */
     private void openWorkbench(FxRobot robot, String name) throws Exception {
         Path ws = Files.createDirectories(root.resolve(name));
