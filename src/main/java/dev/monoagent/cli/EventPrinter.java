@@ -3,10 +3,8 @@ package dev.monoagent.cli;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventJson;
 import dev.monoagent.common.EventSink;
-import dev.monoagent.common.Printable;
 import dev.monoagent.common.Violation;
 import java.io.PrintWriter;
-import java.util.Locale;
 
 /**
  * The CLI's two consumers of the event bus. {@link #jsonl}: one {@link EventJson#line} per event on stdout (what
@@ -25,16 +23,9 @@ abstract sealed class EventPrinter implements EventSink {
         return new Human(err);
     }
 
-    /** The one human wording of a violation (its target and reason escaped: a file name may hold anything). */
+    /** The one human wording of a violation ({@link Violation#recordLine}). */
     static String violationLine(Violation v) {
-        if (v.aggregated()) {
-            // one summary line for the many records counted rather than kept one by one
-            return "violations: " + v.more() + " more " + v.tier().name().toLowerCase(Locale.ROOT) + " "
-                    + v.kind().name().toLowerCase(Locale.ROOT) + " aggregated (" + Printable.line(v.reason()) + ")";
-        }
-        return "violation: " + v.tier().name().toLowerCase(Locale.ROOT) + " " + v.kind().name().toLowerCase(Locale.ROOT)
-                + " " + (v.target() == null ? "-" : Printable.line(v.target())) + " (" + Printable.line(v.reason())
-                + ")";
+        return v.recordLine();
     }
 
     private static final class Jsonl extends EventPrinter {
@@ -64,7 +55,7 @@ abstract sealed class EventPrinter implements EventSink {
                 err.println(violationLine(v.violation()));
                 err.flush();
             } else if (e instanceof Event.NetworkAllowed a) {
-                err.println("network: " + Printable.line(a.describe()));
+                err.println(a.recordLine());
                 err.flush();
             }
         }

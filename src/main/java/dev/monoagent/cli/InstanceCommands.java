@@ -2,6 +2,8 @@ package dev.monoagent.cli;
 
 import dev.monoagent.agent.Doctor;
 import dev.monoagent.agent.InstanceLauncher;
+import dev.monoagent.agent.RecentWorkspaces;
+import dev.monoagent.agent.UserDirs;
 import dev.monoagent.agent.InstanceStatus;
 import dev.monoagent.agent.SandboxSummary;
 import dev.monoagent.agent.StartOptions;
@@ -122,6 +124,9 @@ final class InstanceCommands {
         }
         StartOptions so = new StartOptions(lc.workspace(), lc.configPath(), foreground, headless,
                 InstanceLauncher.relaunchCommand(Main.class.getName(), childArgs));
+        if (!so.resolvedHeadless()) {
+            rememberOpened(ctx, lc.workspace());
+        }
         InstanceLauncher.StartResult r = InstanceLauncher.start(so);
         return switch (r) {
             case InstanceLauncher.AlreadyRunning a -> {
@@ -142,6 +147,19 @@ final class InstanceCommands {
                 yield ExitCodes.ERROR;
             }
         };
+    }
+
+    /**
+     * Puts a workspace whose window this start opens at the front of the start page's recent list, however it was
+     * opened ({@code start}, {@code start --window}, {@code workbench FOLDER}). The list lives in the reviewer's config
+     * dir, never in the workspace; a list that cannot be written costs a warning, not the start.
+     */
+    static void rememberOpened(CliContext ctx, Path workspace) {
+        try {
+            new RecentWorkspaces(UserDirs.configDir(ctx.env())).opened(workspace);
+        } catch (java.io.IOException e) {
+            ctx.err().println("mono-agent: cannot update the recent workspaces: " + e.getMessage());
+        }
     }
 
     /** {@code stop}: asks the running instance to stop and waits for it. */

@@ -1,8 +1,6 @@
 package dev.monoagent.cli;
 
-import dev.monoagent.agent.RecentWorkspaces;
 import dev.monoagent.agent.StartPage;
-import dev.monoagent.agent.UserDirs;
 import dev.monoagent.config.ConfigLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,11 +34,7 @@ final class WorkbenchCommand implements Callable<Integer> {
         }
         int code;
         if (dir != null && Files.isRegularFile(dir.resolve(ConfigLoader.CONFIG_FILE)) && loads(dir)) {
-            try {
-                new RecentWorkspaces(UserDirs.configDir(ctx.env())).opened(dir); // the start page lists it next time
-            } catch (java.io.IOException e) {
-                ctx.err().println("mono-agent: cannot update the recent workspaces: " + e.getMessage());
-            }
+            // the window start records it among the start page's recent workspaces
             CliContext there = new CliContext(ctx.out(), ctx.err(), dir, ctx.env(), ctx.interactive());
             code = InstanceCommands.start(there, new ConfigOptions(), true, Boolean.FALSE);
         } else {

@@ -123,6 +123,14 @@ public sealed interface Event {
             return "allowed connection to host port " + port + " (" + host + ", listener: "
                     + (listener == null ? "unknown" : listener) + ")";
         }
+
+        /**
+         * The one human wording of this record, for the CLI's stderr and the workbench's command console:
+         * {@code network: } and {@link #describe}, escaped ({@link Printable#line}); a {@link Printable} record start.
+         */
+        public String recordLine() {
+            return "network: " + Printable.line(describe());
+        }
     }
 
     /**

@@ -80,11 +80,12 @@ public final class Printable {
     }
 
     /**
-     * The starts of the lines we write ourselves next to command output: the tool result's records, the CLI's
-     * violation, aggregate and allowed-traffic lines, the console's markers.
+     * The starts of the lines we write ourselves next to command output: the tool result's records, and the violation,
+     * aggregate and allowed-traffic lines the CLI and the workbench's command console share
+     * ({@link Violation#recordLine}, {@link Event.NetworkAllowed#recordLine}).
      */
     static final java.util.List<String> RECORD_STARTS = java.util.List.of("Sandbox record (", "violation: ",
-            "violations: ", "network: ", "\u26d4", "\u2194");
+            "violations: ", "network: ");
 
     /** What a line of command output that imitates one of our records is shown behind. */
     public static final String OUTPUT_MARK = "(command output) ";

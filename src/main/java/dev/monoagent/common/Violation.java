@@ -34,6 +34,23 @@ public record Violation(Instant time, Tier tier, Kind kind, String runId, String
         return more > 0;
     }
 
+    /**
+     * The one human wording of this record, for the CLI's stderr, its run listings and the workbench's command console:
+     * {@code violation: <tier> <kind> <target> (<reason>)}, or {@code violations: <n> more <tier> <kind> aggregated
+     * (<reason>)} for a summary. Plain words, so every font draws it; both starts are {@link Printable} record starts,
+     * so command output printed beside it cannot pass for one. Target and reason are escaped: a file name may hold
+     * anything.
+     */
+    public String recordLine() {
+        String t = tier.name().toLowerCase(java.util.Locale.ROOT);
+        String k = kind.name().toLowerCase(java.util.Locale.ROOT);
+        if (aggregated()) {
+            return "violations: " + more + " more " + t + " " + k + " aggregated (" + Printable.line(reason) + ")";
+        }
+        return "violation: " + t + " " + k + " " + (target == null ? "-" : Printable.line(target)) + " ("
+                + Printable.line(reason) + ")";
+    }
+
     /** How a violation became known. */
     public enum Tier { OBSERVED, DETECTED, INFERRED }
 

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The window instance serves the control endpoint exactly like the headless one, because both build the same
  * {@code AgentService}: {@code start --window} spawns the workbench (under the headless Monocle toolkit the build
- * configures), two {@code tools call NodeRepl … --run-id r1} invocations from separate processes share that run's
- * REPL in the window's process, and {@code stop} ends it.
+ * configures) and lists the workspace first among the start page's recent workspaces (in the reviewer's config dir),
+ * two {@code tools call NodeRepl … --run-id r1} invocations from separate processes share that run's REPL in the
+ * window's process, and {@code stop} ends it.
  */
 class WindowInstanceTest {
     @TempDir
@@ -66,6 +67,15 @@ class WindowInstanceTest {
         assertEquals(0, started.exit(), started.out() + started.err());
         assertTrue(started.out().contains("Started mono-agent for " + ws), started.out() + "\nERR:" + started.err());
         assertTrue(run("status").out().contains(", window, since "), "the instance must be the window");
+        // opened from the terminal, listed on the start page all the same: in the reviewer's config dir only
+        Path userConfig = dev.monoagent.agent.UserDirs.configDir(Map.of("MONO_AGENT_CONFIG_DIR",
+                System.getenv("MONO_AGENT_CONFIG_DIR")));
+        assertEquals(ws.toRealPath(), new dev.monoagent.agent.RecentWorkspaces(userConfig).list().get(0).toRealPath(),
+                "the window's workspace leads the recent list in " + userConfig);
+        try (var files = java.nio.file.Files.walk(ws)) {
+            assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("recent-workspaces")),
+                    "nothing of the recent list in the workspace");
+        }
 
         separateProcess("tools", "call", "NodeRepl", "{\"code\":\"const n = 40\"}", "--run-id", "r1");
         String use = separateProcess("tools", "call", "NodeRepl", "{\"code\":\"n + 2\"}", "--run-id", "r1");

@@ -147,13 +147,12 @@ public final class ConsoleModel {
                 streamedCalls.add(o.callId());
                 appendOutput(o.text(), o.callId());
             }
+            // the CLI's own words, no symbol: a glyph the console font lacks is drawn as a box
             case Event.ViolationObserved v when v.violation().callId() != null
                     && ownCalls.contains(v.violation().callId()) -> lines.add(new ConsoleLine(
-                    ConsoleLine.Kind.VIOLATION, "⛔ " + v.violation().kind().name().toLowerCase(java.util.Locale.ROOT)
-                    + ": " + dev.monoagent.common.Printable.line(v.violation().target()) + " — " + dev.monoagent.common.Printable.line(v.violation().reason()),
-                    v.violation().callId()));
+                    ConsoleLine.Kind.VIOLATION, v.violation().recordLine(), v.violation().callId()));
             case Event.NetworkAllowed a when a.callId() != null && ownCalls.contains(a.callId()) -> lines.add(
-                    new ConsoleLine(ConsoleLine.Kind.ALLOWED, "↔ " + dev.monoagent.common.Printable.line(a.describe()), a.callId()));
+                    new ConsoleLine(ConsoleLine.Kind.ALLOWED, a.recordLine(), a.callId()));
             case Event.ToolCallFinished f when ownCalls.contains(f.callId()) -> {
                 lastOutputOpen = false;
                 if (f.outcome().ok() && !streamedCalls.contains(f.callId()) && f.text() != null

@@ -60,9 +60,13 @@ public final class StartPageView extends BorderPane {
         openFolder.setOnAction(e -> chooseFolder.get().ifPresent(model::choose));
         openFolder.disableProperty().bind(model.busy());
         Label recentTitle = new Label("Recent workspaces");
+        recentTitle.setId("recentTitle");
         VBox left = new VBox(8, recentTitle, recent, openFolder);
         VBox.setVgrow(recent, Priority.ALWAYS);
         left.setPrefWidth(340);
+        // the right side's long lines (a deep path, the setup's progress) wrap or scroll there: they never squeeze
+        // this column, whose header and entries would be elided to a few letters
+        left.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
 
         Label folder = new Label();
         folder.setId("folderLabel");

@@ -24,11 +24,22 @@ import org.kordamp.ikonli.materialdesign2.MaterialDesignE;
 
 /**
  * The violations inspector: filter bar (text, tier, kind), a live table, the selected row's detail, "Jump to call"
- * and export. The table shows the model's filtered list; selection drives the model.
+ * and export. The table shows the model's filtered list, newest first unless the reviewer sorts by a column; selection
+ * drives the model. The inspector is a short strip under the centre tabs (about 170 px of rows on a 1366×768 laptop),
+ * so the table takes its whole height and the detail and the allowed traffic share a column beside it: stacked under
+ * the table, the allowed list was squeezed to a scrollbar.
  */
 public final class ViolationsView extends BorderPane {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS")
             .withZone(ZoneId.systemDefault());
+    /** The table's time column: seconds are enough to tell rows apart at a glance; the detail has the instant. */
+    private static final DateTimeFormatter ROW_TIME = DateTimeFormatter.ofPattern("HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+    /** Newest first: what a reviewer looks for is what the agent just did. */
+    static final java.util.Comparator<Violation> NEWEST_FIRST = java.util.Comparator.comparing(Violation::time,
+            java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder())).reversed();
+    /** Rows of the allowed-traffic list (fixed, so its minimum height holds a known number of them). */
+    private static final double ALLOWED_ROW = 22;
 
     private final TableView<Violation> table = new TableView<>();
 
@@ -69,18 +80,26 @@ public final class ViolationsView extends BorderPane {
         bar.getStyleClass().add("toolbar-row");
 
         table.setId("violations-table");
-        table.setItems(model.rows());
+        // a header click sorts by that column; with none chosen, newest first
+        javafx.collections.transformation.SortedList<Violation> sorted =
+                new javafx.collections.transformation.SortedList<>(model.rows());
+        sorted.comparatorProperty().bind(javafx.beans.binding.Bindings.createObjectBinding(
+                () -> table.getComparator() == null ? NEWEST_FIRST : table.getComparator(), table.comparatorProperty()));
+        table.setItems(sorted);
         table.setPlaceholder(new Label("No violations — nothing was denied so far."));
+        // every column inside the table's width: the short ones keep their words, the free texts (target, command,
+        // reason) give way and are whole in the detail
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         // rows of this session are marked; the rest is the workspace's history from its run logs
-        table.getColumns().add(col("", 28, v -> model.inSession(v) ? "●" : ""));
-        table.getColumns().add(col("Time", 95, v -> TIME.format(v.time())));
-        table.getColumns().add(col("Tier", 80, v -> v.tier().name().toLowerCase()));
-        table.getColumns().add(col("Kind", 75, v -> v.kind().name().toLowerCase()));
-        table.getColumns().add(col("Target", 160, v -> ViolationsModel.targetText(v, t -> relative(workspace, t))));
-        table.getColumns().add(col("Tool", 70, Violation::tool));
-        table.getColumns().add(col("Call", 130, Violation::callId));
-        table.getColumns().add(col("Command", 200, Violation::command));
-        table.getColumns().add(col("Reason", 240, Violation::reason));
+        table.getColumns().add(col("", 20, 20, v -> model.inSession(v) ? "●" : ""));
+        table.getColumns().add(col("Time", 70, 70, v -> ROW_TIME.format(v.time())));
+        table.getColumns().add(col("Tier", 64, 64, v -> v.tier().name().toLowerCase()));
+        table.getColumns().add(col("Kind", 56, 56, v -> v.kind().name().toLowerCase()));
+        table.getColumns().add(col("Target", 150, 40, v -> ViolationsModel.targetText(v, t -> relative(workspace, t))));
+        table.getColumns().add(col("Tool", 60, 56, Violation::tool));
+        table.getColumns().add(col("Call id", 120, 120, Violation::callId));
+        table.getColumns().add(col("Command", 180, 36, Violation::command));
+        table.getColumns().add(col("Reason", 240, 36, Violation::reason));
         table.getSelectionModel().selectedItemProperty().addListener((o, a, v) -> model.select(v));
         table.setOnMouseClicked(e -> {
             if (e.getClickCount() == 2) {
@@ -99,9 +118,13 @@ public final class ViolationsView extends BorderPane {
         detail.getStyleClass().add("violation-detail");
         // allowed traffic is not a violation: its own list under the table, never a row of it
         javafx.scene.control.ListView<Event.NetworkAllowed> allowed = new javafx.scene.control.ListView<>(
-                model.allowed());
+                new javafx.collections.transformation.SortedList<>(model.allowed(),
+                        java.util.Comparator.comparing(Event.NetworkAllowed::time).reversed()));
         allowed.setId("allowed-traffic");
-        allowed.setPrefHeight(90);
+        allowed.setFixedCellSize(ALLOWED_ROW);
+        // never less than three rows, whatever the window's height leaves the inspector
+        allowed.setMinHeight(3.5 * ALLOWED_ROW);
+        allowed.setPrefHeight(4.5 * ALLOWED_ROW);
         allowed.setPlaceholder(new Label("No allowed host-port connections so far."));
         allowed.setCellFactory(lv -> new javafx.scene.control.ListCell<>() {
             @Override
@@ -111,12 +134,21 @@ public final class ViolationsView extends BorderPane {
                         + " ") + (a.callId() == null ? "" : a.callId() + "  ") + dev.monoagent.common.Printable.line(a.describe()));
             }
         });
-        Label allowedTitle = new Label("Allowed traffic (granted host loopback listeners)");
+        // short enough for the side column; the tooltip says what the list holds
+        Label allowedTitle = new Label("Allowed traffic (granted listeners)");
+        allowedTitle.setTooltip(new javafx.scene.control.Tooltip("Connections to granted host loopback listeners: "
+                + "allowed, so not violations; newest first."));
         allowedTitle.setId("allowed-traffic-title");
-        javafx.scene.layout.VBox left = new javafx.scene.layout.VBox(4, table, allowedTitle, allowed);
-        javafx.scene.layout.VBox.setVgrow(table, Priority.ALWAYS);
-        SplitPane split = new SplitPane(left, detail);
-        split.setDividerPositions(0.72);
+        allowedTitle.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        detail.setMinHeight(40);
+        javafx.scene.layout.VBox side = new javafx.scene.layout.VBox(4, detail, allowedTitle, allowed);
+        javafx.scene.layout.VBox.setVgrow(detail, Priority.ALWAYS);
+        // the detail keeps room for its short lines (time, tier, call, run) unwrapped: a wrapped target could start a
+        // line that reads as another field; the table keeps room for every column's minimum
+        side.setMinWidth(280);
+        table.setMinWidth(table.getColumns().stream().mapToDouble(TableColumn::getMinWidth).sum() + 4);
+        SplitPane split = new SplitPane(table, side);
+        split.setDividerPositions(0.64);
         setTop(bar);
         setCenter(split);
     }
@@ -135,9 +167,11 @@ public final class ViolationsView extends BorderPane {
         }
     }
 
-    private static TableColumn<Violation, String> col(String name, double width, Function<Violation, String> f) {
+    private static TableColumn<Violation, String> col(String name, double width, double min,
+                                                      Function<Violation, String> f) {
         TableColumn<Violation, String> c = new TableColumn<>(name);
         c.setPrefWidth(width);
+        c.setMinWidth(min);
         // a target, command or reason holds what the agent chose: escaped, so a newline or a bidi override in a
         // file name cannot make a row look like another
         c.setCellValueFactory(cd -> new ReadOnlyStringWrapper(cd.getValue() == null ? ""
