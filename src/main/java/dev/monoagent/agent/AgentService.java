@@ -12,7 +12,7 @@ import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
 import dev.monoagent.memory.MemoryStore;
 import dev.monoagent.sandbox.ExecOutcome;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Policy;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SandboxState;

@@ -245,7 +245,7 @@ public final class Doctor {
         // the version-manager roots opened for PATH tools, and each PATH tool that still cannot run inside
         List<Path> roots = new ArrayList<>(lc.readableRoots());
         roots.addAll(lc.writableRoots());
-        lines.addAll(dev.monoagent.sandbox.Toolchains.check(dev.monoagent.sandbox.HostEnv.from(lc.env()), roots));
+        lines.addAll(dev.monoagent.sandbox.Toolchains.check(dev.monoagent.host.HostEnv.from(lc.env()), roots));
         if (sb.unsafeFallbackAllowed()) {
             lines.add(SandboxStatus.UNSAFE_WARNING);
         }

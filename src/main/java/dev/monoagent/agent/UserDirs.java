@@ -14,7 +14,7 @@ public final class UserDirs {
 
     /** The same dir the sign-in store uses ({@code MONO_AGENT_CONFIG_DIR} overrides), so one dir holds the user's state. */
     public static Path configDir(Map<String, String> env) {
-        return dev.monoagent.sandbox.HostEnv.defaultConfigRoot(env, Path.of(System.getProperty("user.home")));
+        return dev.monoagent.host.HostEnv.defaultConfigRoot(env, Path.of(System.getProperty("user.home")));
     }
 
     /**

@@ -12,7 +12,7 @@ import dev.monoagent.common.EventJson;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.common.TaskExecutor;
 import dev.monoagent.config.LoadedConfig;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;

@@ -14,7 +14,7 @@ import dev.monoagent.common.Violation;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.sandbox.CommandSpec;
 import dev.monoagent.sandbox.ExecOutcome;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SandboxStatus;
 import java.time.Instant;

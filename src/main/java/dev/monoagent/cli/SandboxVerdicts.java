@@ -4,7 +4,7 @@ import dev.monoagent.agent.Doctor;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.config.Enums.SandboxMode;
 import dev.monoagent.config.LoadedConfig;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SandboxStatus;
 import java.util.ArrayList;

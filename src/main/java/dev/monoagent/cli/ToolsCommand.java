@@ -12,7 +12,7 @@ import dev.monoagent.agent.AgentService;
 import dev.monoagent.agent.ControlClient;
 import dev.monoagent.common.RunStatus;
 import dev.monoagent.agent.ToolCallReply;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.tools.ToolPolicy;
 import dev.monoagent.tools.ToolResult;

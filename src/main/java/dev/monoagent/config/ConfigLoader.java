@@ -1,5 +1,6 @@
 package dev.monoagent.config;
 
+import dev.monoagent.host.UserConfigRoot;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;

@@ -1,5 +1,6 @@
 package dev.monoagent.config;
 
+import dev.monoagent.host.UserConfigRoot;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

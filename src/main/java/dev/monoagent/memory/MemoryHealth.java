@@ -3,7 +3,7 @@ package dev.monoagent.memory;
 import dev.monoagent.config.Enums.MemoryMode;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

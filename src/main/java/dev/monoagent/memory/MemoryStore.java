@@ -166,7 +166,7 @@ public final class MemoryStore implements AutoCloseable {
 
     /** Opens the workspace's memory as configured. */
     public static MemoryStore open(LoadedConfig lc) throws IOException {
-        return open(lc, dev.monoagent.sandbox.HostEnv.defaultCacheRoot(lc.env(),
+        return open(lc, dev.monoagent.host.HostEnv.defaultCacheRoot(lc.env(),
                 Path.of(System.getProperty("user.home"))));
     }
 
@@ -193,7 +193,7 @@ public final class MemoryStore implements AutoCloseable {
 
     /** The user's seal (its key in the user config dir, outside every workspace). */
     public static Seal seal(Map<String, String> env) throws IOException {
-        return Seal.at(dev.monoagent.sandbox.HostEnv.defaultConfigRoot(env, Path.of(System.getProperty("user.home"))));
+        return Seal.at(dev.monoagent.host.HostEnv.defaultConfigRoot(env, Path.of(System.getProperty("user.home"))));
     }
 
     /** For tests and benchmarks: an explicit directory, config and embedder, sealed with the process user's key. */

@@ -1,5 +1,7 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.Platform;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -197,15 +199,7 @@ record HostTools(Path node, Path bwrap, Path socat, Path rg, Path bash, String n
     }
 
     static int currentUid() {
-        try {
-            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-        } catch (IOException | UnsupportedOperationException e) {
-            try {
-                return (Integer) Files.getAttribute(Path.of(System.getProperty("user.home")), "unix:uid");
-            } catch (IOException ex) {
-                return -1;
-            }
-        }
+        return HostEnv.currentUid();
     }
 
     static String nodeVersion(Path node) {

@@ -1,5 +1,7 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.Platform;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

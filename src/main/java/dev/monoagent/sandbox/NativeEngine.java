@@ -1,5 +1,7 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.Platform;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.Printable;
 import dev.monoagent.common.Violation;

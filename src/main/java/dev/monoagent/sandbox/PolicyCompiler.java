@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.config.Enums.NetworkMode;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;

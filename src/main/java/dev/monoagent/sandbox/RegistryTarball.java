@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.common.ChildProcesses;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,7 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.Platform;
+import dev.monoagent.host.HostEnv;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

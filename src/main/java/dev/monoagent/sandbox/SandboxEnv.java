@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.HostEnv;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.Platform;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.common.ProbeResult;
 import dev.monoagent.common.Violation;
 import dev.monoagent.config.Enums.Fallback;

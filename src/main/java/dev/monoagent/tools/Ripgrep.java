@@ -77,7 +77,7 @@ final class Ripgrep {
             return run(argv, cwd);
         }
         Path bwrap = ctx.binaries().bwrap();
-        if (bwrap == null && dev.monoagent.sandbox.Platform.current() != dev.monoagent.sandbox.Platform.LINUX) {
+        if (bwrap == null && dev.monoagent.host.Platform.current() != dev.monoagent.host.Platform.LINUX) {
             // macOS has no bubblewrap and no confined walk yet: rg walks by path there
             return run(argv, cwd);
         }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.EventSink;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Policy;
 import dev.monoagent.sandbox.ToolBinaries;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.config.ConfigException;
 import dev.monoagent.config.LoadedConfig;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Policy;
 import dev.monoagent.sandbox.ToolBinaries;
 import dev.monoagent.sandbox.Sandbox;

@@ -2,7 +2,7 @@ package dev.monoagent.ui;
 
 import dev.monoagent.agent.RecentWorkspaces;
 import dev.monoagent.agent.UserDirs;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.ui.model.StartPageModel;
 import dev.monoagent.ui.port.LocalWorkspaces;
 import dev.monoagent.ui.task.FxTaskExecutor;

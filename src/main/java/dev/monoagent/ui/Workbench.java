@@ -27,7 +27,7 @@ public final class Workbench implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Workbench.class.getName());
     /** The process environment, read through the host layer (the ui never reads it itself). */
     private static final java.util.function.Supplier<java.util.Map<String, String>> HOST_ENV =
-            () -> dev.monoagent.sandbox.HostEnv.detect().hostEnv();
+            () -> dev.monoagent.host.HostEnv.detect().hostEnv();
 
     private final WorkbenchModel model;
     private final WorkbenchView view;

@@ -8,7 +8,7 @@ import dev.monoagent.model.ModelClient;
 import dev.monoagent.model.ModelEvent;
 import dev.monoagent.model.ModelRequest;
 import dev.monoagent.model.ToolSpec;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.tools.ToolResult;
 import dev.monoagent.tools.Tools;
 import java.nio.file.Files;

@@ -18,7 +18,7 @@ import dev.monoagent.model.Reply;
 import dev.monoagent.model.Scripts;
 import dev.monoagent.model.Scripts.Call;
 import dev.monoagent.model.Scripts.Turn;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.TestEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.SandboxStatus;
 import dev.monoagent.sandbox.TestEngine;
 import java.nio.file.Files;

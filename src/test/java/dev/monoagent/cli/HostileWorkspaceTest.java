@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.monoagent.model.FakeModelServer;
 import dev.monoagent.model.Scripts;
 import dev.monoagent.model.Scripts.Turn;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.TestEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;

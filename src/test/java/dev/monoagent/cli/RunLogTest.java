@@ -10,7 +10,7 @@ import dev.monoagent.common.Event;
 import dev.monoagent.common.EventJson;
 import dev.monoagent.common.RunStatus;
 import dev.monoagent.common.Violation;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.TestEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import dev.monoagent.agent.ToolCallReply;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.RunStatus;
 import dev.monoagent.config.ConfigLoader;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.TestEngine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.monoagent.common;
 
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.monoagent.config;
 
+import dev.monoagent.host.UserConfigRoot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.common.EventSink;
 import dev.monoagent.config.Enums.NetworkMode;
 import java.nio.file.Files;

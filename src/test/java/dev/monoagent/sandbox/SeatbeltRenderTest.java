@@ -1,5 +1,7 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.Platform;
+import dev.monoagent.host.HostEnv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

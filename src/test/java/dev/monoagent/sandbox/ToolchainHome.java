@@ -1,5 +1,6 @@
 package dev.monoagent.sandbox;
 
+import dev.monoagent.host.HostEnv;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -13,7 +13,7 @@ import dev.monoagent.common.Violation;
 import dev.monoagent.config.Enums;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import static dev.monoagent.tools.Fixture.json;
 
 import dev.monoagent.config.Enums;
 import dev.monoagent.config.LoadedConfig;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +68,7 @@ class ToolsBenchmark {
         } finally {
             scope.close();
         }
-        String node = dev.monoagent.sandbox.ToolBinaries.find(dev.monoagent.sandbox.HostEnv.detect(), Fixture.policy(ws)).node().toString();
+        String node = dev.monoagent.sandbox.ToolBinaries.find(dev.monoagent.host.HostEnv.detect(), Fixture.policy(ws)).node().toString();
         long[] cold = new long[20];
         for (int i = 0; i < cold.length; i++) {
             long t0 = System.nanoTime();
@@ -148,7 +148,7 @@ class ToolsBenchmark {
         String expectedHead = "Found " + (files / 997 + 1) + " files";
         long[] tool = new long[7];
         long[] rg = new long[7];
-        String rgBin = dev.monoagent.sandbox.ToolBinaries.find(dev.monoagent.sandbox.HostEnv.detect(), fx.policy).rg().toString();
+        String rgBin = dev.monoagent.sandbox.ToolBinaries.find(dev.monoagent.host.HostEnv.detect(), fx.policy).rg().toString();
         for (int warm = 0; warm < 2; warm++) {
             fx.call("Grep", args);
             runRg(rgBin, ws);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.monoagent.agent.RecentWorkspaces;
 import dev.monoagent.common.Event;
 import dev.monoagent.common.Violation;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.ui.model.ConsoleLine;
 import dev.monoagent.ui.model.StartPageModel;
 import dev.monoagent.ui.port.EngineSandbox;

@@ -6,7 +6,7 @@ import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.model.FakeModelServer;
 import dev.monoagent.model.Scripts;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.ui.model.MessageEntry;
 import dev.monoagent.ui.model.PromptModel;
 import dev.monoagent.ui.model.TranscriptEntry;

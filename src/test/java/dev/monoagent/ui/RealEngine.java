@@ -3,7 +3,7 @@ package dev.monoagent.ui;
 import dev.monoagent.config.Enums;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SrtRuntime;
 import java.io.IOException;

@@ -56,7 +56,7 @@ class StartPageFxTest {
     private Path configured;
     private FxTaskExecutor executor;
 
-    private static dev.monoagent.sandbox.HostEnv host;
+    private static dev.monoagent.host.HostEnv host;
 
     /** The engine install takes longer than TestFX allows a @Start method: do it first, off the FX thread. */
     @BeforeAll

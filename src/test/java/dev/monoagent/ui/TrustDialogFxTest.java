@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.monoagent.agent.AgentService;
 import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.Enums;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.ui.model.SandboxPanelModel;
 import dev.monoagent.ui.port.EngineSandbox;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.monoagent.common.Violation;
 import dev.monoagent.sandbox.ExecOutcome;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.ui.model.ConsoleLine;
 import dev.monoagent.ui.model.ProbeRow;

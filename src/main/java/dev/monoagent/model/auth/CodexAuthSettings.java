@@ -2,7 +2,7 @@ package dev.monoagent.model.auth;
 
 import java.net.URI;
 import java.nio.file.Path;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;

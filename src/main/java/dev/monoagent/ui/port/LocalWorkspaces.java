@@ -7,7 +7,7 @@ import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.config.EnvVars;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.Scaffold;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Sandbox;
 import dev.monoagent.sandbox.SandboxStatus;
 import java.nio.file.Files;

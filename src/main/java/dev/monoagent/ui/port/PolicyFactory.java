@@ -3,7 +3,7 @@ package dev.monoagent.ui.port;
 import dev.monoagent.common.Effective;
 import dev.monoagent.config.LoadedConfig;
 import dev.monoagent.config.MonoConfig;
-import dev.monoagent.sandbox.HostEnv;
+import dev.monoagent.host.HostEnv;
 import dev.monoagent.sandbox.Policy;
 import dev.monoagent.sandbox.Sandbox;
 import java.nio.file.Path;

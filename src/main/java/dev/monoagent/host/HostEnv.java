@@ -1,4 +1,4 @@
-package dev.monoagent.sandbox;
+package dev.monoagent.host;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,7 +51,7 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
     }
 
     /** As {@link #defaultCacheRoot(Map, Path)} for {@code platform}. */
-    static Path defaultCacheRoot(Map<String, String> env, Path home, Platform platform) {
+    public static Path defaultCacheRoot(Map<String, String> env, Path home, Platform platform) {
         String prop = System.getProperty("monoagent.cacheDir");
         if (prop != null && !prop.isBlank()) {
             return Path.of(prop).toAbsolutePath().normalize();
@@ -96,8 +96,8 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
     }
 
     /** As {@link #defaultConfigRoot(Map, Path)} for {@code platform}. */
-    static Path defaultConfigRoot(Map<String, String> env, Path home, Platform platform) {
-        return dev.monoagent.config.UserConfigRoot.of(env, home, platform == Platform.MACOS);
+    public static Path defaultConfigRoot(Map<String, String> env, Path home, Platform platform) {
+        return UserConfigRoot.of(env, home, platform == Platform.MACOS);
     }
 
     public HostEnv withCacheRoot(Path root) {
@@ -135,7 +135,7 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
         }
         addBoth(bad, cacheRoot);
         if (tmpRoot != null) {
-            addBoth(bad, tmpRoot.resolve("mono-agent-" + HostTools.currentUid()));
+            addBoth(bad, tmpRoot.resolve("mono-agent-" + currentUid()));
         }
         for (String dir : path.split(":")) {
             if (dir.isEmpty() || !Path.of(dir).isAbsolute()) {
@@ -185,7 +185,20 @@ public record HostEnv(Path cacheRoot, Path home, String path, Path tmpRoot, Map<
         return out;
     }
 
-    boolean isLinux() {
+    public boolean isLinux() {
         return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
+    }
+
+    /** The uid this process runs as, or -1 when the system does not say. */
+    public static int currentUid() {
+        try {
+            return (Integer) java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            try {
+                return (Integer) java.nio.file.Files.getAttribute(Path.of(System.getProperty("user.home")), "unix:uid");
+            } catch (java.io.IOException ex) {
+                return -1;
+            }
+        }
     }
 }

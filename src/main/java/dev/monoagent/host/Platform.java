@@ -1,4 +1,4 @@
-package dev.monoagent.sandbox;
+package dev.monoagent.host;
 
 import java.util.Locale;
 
@@ -19,7 +19,7 @@ public enum Platform {
     }
 
     /** The platform named by an {@code os.name} value ({@code Linux}, {@code Mac OS X}, ...). */
-    static Platform of(String osName) {
+    public static Platform of(String osName) {
         String n = osName.toLowerCase(Locale.ROOT);
         if (n.contains("linux")) {
             return LINUX;

@@ -1,4 +1,4 @@
-package dev.monoagent.config;
+package dev.monoagent.host;
 
 import java.nio.file.Path;
 import java.util.Map;
