@@ -368,14 +368,21 @@ final class NativeEngine implements AutoCloseable {
         return out;
     }
 
-    /** The regular file a protected symlink's key leads to when the agent could write it, or null. */
+    /**
+     * What a protected symlink's key leads to when the agent could write it, or null: a regular file, or a directory
+     * strictly inside a writable root ({@code .mvn -> tools/mvn}: the host's mvn reads {@code jvm.config} through the
+     * link). A link to a whole root ({@code .env.dir -> .}) is left alone: denying it would deny the root.
+     */
     private Path linkTarget(ProtectedScan.Key k) {
         if (k == null || k.link() == null || k.real() == null) {
             return null;
         }
         Path real = Path.of(k.real());
-        return policy.agentWritable().stream().anyMatch(real::startsWith)
-                && Files.isRegularFile(real, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? real : null;
+        if (Files.isRegularFile(real, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return policy.agentWritable().stream().anyMatch(real::startsWith) ? real : null;
+        }
+        return Files.isDirectory(real, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                && policy.agentWritable().stream().anyMatch(r -> real.startsWith(r) && !real.equals(r)) ? real : null;
     }
 
     PolicyCompiler.EngineFacts facts() {

@@ -129,6 +129,12 @@ public final class Sandbox implements AutoCloseable {
         return policy;
     }
 
+    /** The engine's literal write denies now (the targets of protected links among them); empty before it opens. */
+    public java.util.List<java.nio.file.Path> deniedPaths() {
+        NativeEngine ne = engine;
+        return ne == null ? java.util.List.of() : ne.denyLiterals();
+    }
+
     /** Re-proves from scratch: re-verifies the engine bytes, restarts the bridge, runs every probe (no cache). */
     public synchronized List<ProbeResult> check() {
         prepare(true);

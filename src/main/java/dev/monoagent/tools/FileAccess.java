@@ -25,7 +25,7 @@ final class FileAccess {
     static final Set<PosixFilePermission> NEW_FILE_PERMS = PosixFilePermissions.fromString("rw-r--r--");
 
     static PathGuard guard(ToolContext ctx) {
-        return new PathGuard(ctx.workspace(), ctx.policy());
+        return new PathGuard(ctx.workspace(), ctx.policy(), ctx.sandbox().deniedPaths());
     }
 
     /** The result for a refused path, after reporting the violation. */

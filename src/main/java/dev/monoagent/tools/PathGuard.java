@@ -28,10 +28,17 @@ final class PathGuard {
 
     private final Path workspace;
     private final Policy policy;
+    /** The engine's literal write denies beyond the policy's names (see {@link SandboxPort#deniedPaths}). */
+    private final List<Path> denied;
 
     PathGuard(Path workspace, Policy policy) {
+        this(workspace, policy, List.of());
+    }
+
+    PathGuard(Path workspace, Policy policy, List<Path> denied) {
         this.workspace = workspace.toAbsolutePath().normalize();
         this.policy = policy;
+        this.denied = List.copyOf(denied);
     }
 
     /** The outcome of a check. */
@@ -200,6 +207,10 @@ final class PathGuard {
             return new Check.Invalid("cannot write " + lex + ": " + r.error().getMessage());
         }
         Path real = r.real();
+        String linked = deniedLiteral(real);
+        if (linked != null) {
+            return new Check.Denied(lex, real, linked);
+        }
         for (Path p : List.of(lex, real)) {
             String why = writeDenial(toPolicySpace(p));
             if (why != null) {
@@ -221,7 +232,19 @@ final class PathGuard {
         if (p.startsWith(state)) {
             return "the private state dir .mono-agent/ is never agent-writable";
         }
-        return policy.writeDenial(p);
+        String linked = deniedLiteral(p);
+        return linked != null ? linked : policy.writeDenial(p);
+    }
+
+    /** Why the engine's literal denies cover {@code p} (as written or real), or null. */
+    private String deniedLiteral(Path p) {
+        for (Path d : denied) {
+            if (p.startsWith(d)) {
+                return "protected: the sandbox denies writing " + d + " (a protected name, or where a protected link "
+                        + "leads)";
+            }
+        }
+        return null;
     }
 
     boolean insideReadable(Path p) {

@@ -35,6 +35,14 @@ public interface SandboxPort {
     /** Starts a long-lived process under the policy (stdin/stdout streams), for NodeRepl. */
     Started start(CommandSpec spec);
 
+    /**
+     * The paths the engine denies writing by literal path beyond the policy's names (above all the targets of the
+     * workspace's protected symlinks, {@code .env -> config/prod.env}): the file tools refuse them as a command would.
+     */
+    default List<java.nio.file.Path> deniedPaths() {
+        return List.of();
+    }
+
     /** The result of {@link #start}. */
     sealed interface Started {
         /** The process runs inside the sandbox. */
@@ -95,6 +103,11 @@ public interface SandboxPort {
             @Override
             public ExecOutcome exec(CommandSpec spec, java.util.function.Consumer<String> live) {
                 return sandbox.exec(spec, (stderr, text) -> live.accept(text));
+            }
+
+            @Override
+            public List<java.nio.file.Path> deniedPaths() {
+                return sandbox.deniedPaths();
             }
 
             @Override

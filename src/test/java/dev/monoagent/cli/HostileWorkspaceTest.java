@@ -178,6 +178,41 @@ class HostileWorkspaceTest {
         assertTrue(r.out().contains("\\x1b]0;PWNED-TITLE\\x07"), r.out());
     }
 
+    /**
+     * The repository ships protected names as links into itself: {@code .env -> cfg/prod.env},
+     * {@code .husky -> tools/husky} (the hooks dir), {@code .mvn -> tools/mvn} (the host's mvn reads its
+     * {@code jvm.config}). Where a link leads is as protected as the link, for Write and Edit as for a command.
+     */
+    @Test
+    void whereAShippedProtectedLinkLeadsIsProtectedForEveryTool() throws Exception {
+        Files.createDirectories(ws.resolve("cfg"));
+        Files.writeString(ws.resolve("cfg/prod.env"), "A=1\n");
+        Files.createSymbolicLink(ws.resolve(".env"), Path.of("cfg/prod.env"));
+        Files.createDirectories(ws.resolve("tools/husky"));
+        Files.writeString(ws.resolve("tools/husky/pre-commit"), "#!/bin/sh\nexit 0\n");
+        Files.createSymbolicLink(ws.resolve(".husky"), Path.of("tools/husky"));
+        Files.createDirectories(ws.resolve("tools/mvn"));
+        Files.writeString(ws.resolve("tools/mvn/jvm.config"), "-Xmx1g\n");
+        Files.createSymbolicLink(ws.resolve(".mvn"), Path.of("tools/mvn"));
+        com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (String[] w : new String[][] {{"cfg/prod.env", "A=PWN\n"}, {"tools/husky/pre-commit", "touch PWN\n"},
+                {"tools/mvn/jvm.config", "-javaagent:/tmp/pwn.jar\n"}}) {
+            CliHarness.Result r = CliHarness.run(ws, env, "tools", "call", "Write",
+                    m.createObjectNode().put("file_path", w[0]).put("content", w[1]).toString());
+            assertEquals(1, r.exit(), w[0] + ": " + r.out() + r.err());
+            CliHarness.Result e = CliHarness.run(ws, env, "tools", "call", "Edit", m.createObjectNode()
+                    .put("file_path", w[0]).put("old_string", "1").put("new_string", "PWN").toString());
+            assertEquals(1, e.exit(), w[0] + ": " + e.out() + e.err());
+        }
+        CliHarness.Result b = CliHarness.run(ws, env, "tools", "call", "Bash", m.createObjectNode().put("command",
+                "echo -javaagent:/tmp/pwn.jar >> tools/mvn/jvm.config; echo PWN >> tools/husky/pre-commit; "
+                + "echo A=PWN >> cfg/prod.env; echo done").toString());
+        assertTrue(b.out().contains("done"), b.out() + b.err());
+        assertEquals("A=1\n", Files.readString(ws.resolve("cfg/prod.env")));
+        assertEquals("#!/bin/sh\nexit 0\n", Files.readString(ws.resolve("tools/husky/pre-commit")));
+        assertEquals("-Xmx1g\n", Files.readString(ws.resolve("tools/mvn/jvm.config")));
+    }
+
     /** A root named inside the workspace must not lead out of it through a link the repository ships. */
     @Test
     void aRootThroughAShippedLinkReadsNothingOutside() throws Exception {
