@@ -12,11 +12,12 @@ import java.util.HexFormat;
 /**
  * Where the control socket of a workspace's instance lives, computed the same way by server and client.
  *
- * <p>Normally {@code <ws>/.mono-agent/control/instance.sock} in an owner-only (0700) directory. AF_UNIX paths are
- * limited to about 107 bytes, so a deep workspace uses {@code $XDG_RUNTIME_DIR/mono-agent/<hash>.sock} (or
- * {@code /tmp/mono-agent-<user>/<hash>.sock}) instead, also in a 0700 directory. The sandbox cannot reach either:
- * srt's seccomp filter refuses AF_UNIX sockets inside the sandbox and the state directory is write-protected; the
- * server additionally checks the peer's uid ({@code SO_PEERCRED}).
+ * <p>{@code $XDG_RUNTIME_DIR/mono-agent/<hash>.sock}, or {@code <java.io.tmpdir>/mono-agent-control-<user>/<hash>.sock} without
+ * a runtime dir, in an owner-only (0700) directory; the hash is of the workspace's absolute path. Never in the
+ * workspace: the socket accepts any peer of the same uid ({@code SO_PEERCRED}), and a sandbox sees the workspace.
+ * Inside the sandbox {@code /run} and {@code /tmp} are private tmpfs, so no path there names this socket; srt's
+ * seccomp filter refuses AF_UNIX sockets to sandboxed commands besides, but srt's own helpers (socat, bwrap,
+ * apply-seccomp) run without that filter. The lock file stays in the workspace's write-protected state directory.
  */
 public final class ControlEndpoint {
     /** Longest socket path the kernel accepts (sun_path is 108 bytes including the NUL). */
@@ -29,21 +30,17 @@ public final class ControlEndpoint {
         return controlDir(workspace).resolve("instance.lock");
     }
 
-    /** The directory holding the lock (and normally the socket). */
+    /** The directory holding the lock. */
     public static Path controlDir(Path workspace) {
         return workspace.toAbsolutePath().normalize().resolve(".mono-agent").resolve("control");
     }
 
-    /** The socket path for a workspace. */
+    /** The socket path for a workspace: outside it, in a directory no sandbox sees (see the class comment). */
     public static Path socketPath(Path workspace) {
-        Path inWs = controlDir(workspace).resolve("instance.sock");
-        if (inWs.toString().getBytes(StandardCharsets.UTF_8).length <= MAX_SOCKET_PATH) {
-            return inWs;
-        }
         String runtime = System.getenv("XDG_RUNTIME_DIR");
         Path base = runtime != null && !runtime.isBlank()
                 ? Path.of(runtime, "mono-agent")
-                : Path.of(System.getProperty("java.io.tmpdir"), "mono-agent-" + System.getProperty("user.name"));
+                : Path.of(System.getProperty("java.io.tmpdir"), "mono-agent-control-" + System.getProperty("user.name"));
         return base.resolve(hash(workspace.toAbsolutePath().normalize().toString()) + ".sock");
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.monoagent.agent.ControlEndpoint;
 import dev.monoagent.config.ConfigLoader;
 import dev.monoagent.sandbox.TestEngine;
 import java.nio.file.Files;
@@ -101,8 +102,7 @@ class InstanceCommandsTest {
                 "the instance's REPL ran between calls");
 
         // the agent's sandbox must not reach the control socket: try to stop the instance through it three ways
-        Files.writeString(ws.resolve("probe.sh"), """
-                sock=.mono-agent/control/instance.sock
+        Files.writeString(ws.resolve("probe.sh"), "sock='" + ControlEndpoint.socketPath(ws) + "'\n" + """
                 echo '{"op":"stop"}' | socat - UNIX-CONNECT:$sock; echo "socat=$?"
                 /usr/bin/node -e 'require("net").connect(process.argv[1])
                   .on("error", e => console.log("node=" + e.code))
@@ -145,7 +145,7 @@ class InstanceCommandsTest {
         assertTrue(Files.isRegularFile(ws.resolve(".mono-agent/logs/instance.log")));
         CliHarness.Result logs = run("logs", "--lines", "5");
         assertEquals(0, logs.exit(), logs.err());
-        assertTrue(logs.out().contains("headless instance serving " + ws.resolve(".mono-agent/control/instance.sock")),
+        assertTrue(logs.out().contains("headless instance serving " + ControlEndpoint.socketPath(ws)),
                 logs.out());
         assertTrue(logs.out().lines().count() <= 5, logs.out());
     }
