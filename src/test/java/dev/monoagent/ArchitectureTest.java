@@ -20,13 +20,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Keeps the layers of ARCHITECTURE.md: javafx only in ui, printing only in cli, no upward imports; threads only from
- * the core task executor; host programs and the process environment only through the host layer.
+ * Keeps the layers of ARCHITECTURE.md (at the repository root): javafx only in ui, printing only in cli, no upward
+ * imports; threads only from the core task executor; host programs and the process environment only through the host
+ * layer.
  */
 class ArchitectureTest {
     /** Bottom to top; a layer may import only layers before it in this list. */
     static final List<String> LAYERS =
-            List.of("common", "config", "sandbox", "memory", "tools", "model", "agent", "cli", "ui");
+            List.of("common", "host", "config", "sandbox", "memory", "tools", "model", "agent", "cli", "ui");
     static JavaClasses classes;
 
     @BeforeAll
@@ -68,6 +69,17 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.monoagent." + layer + "..")
                 .should().dependOnClassesThat().resideInAnyPackage(above.toArray(String[]::new))
                 .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    /**
+     * Memory and the model providers never reach the engine's package: what they need of the host (the user's dirs,
+     * the platform) is in {@code host}, below everything.
+     */
+    @Test
+    void memoryAndModelNeverReachTheSandbox() {
+        noClasses().that().resideInAnyPackage("dev.monoagent.memory..", "dev.monoagent.model..")
+                .should().dependOnClassesThat().resideInAPackage("dev.monoagent.sandbox..")
                 .check(classes);
     }
 
