@@ -152,6 +152,20 @@ final class HostControl {
                 && Files.exists(dir.resolve("refs"), LinkOption.NOFOLLOW_LINKS);
     }
 
+    /**
+     * Whether {@code dir} would be a {@link #bareLayout} once its entry {@code entry} exists too (a file tool about to
+     * create {@code dir/entry/...}): the in-process file tools must not complete a repository host git would obey,
+     * where a command doing the same is stopped by the watch.
+     */
+    static boolean bareLayoutWith(Path dir, String entry) {
+        java.util.function.Predicate<String> has = e -> e.equals(entry)
+                || Files.exists(dir.resolve(e), LinkOption.NOFOLLOW_LINKS);
+        if (!has.test("HEAD") || Files.isDirectory(dir.resolve("HEAD"), LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        return has.test("commondir") || has.test("objects") && has.test("refs");
+    }
+
     /** The directory a {@code gitdir: <path>} file points to (absolute, normalized), or null. */
     static Path gitdirTarget(Path dotGitFile) {
         try {

@@ -140,6 +140,14 @@ public record Policy(Path workspace, SandboxMode mode, Fallback fallback, boolea
             "SOUL.md");
 
     /**
+     * Whether {@code dir} would be a repository host git obeys (a bare layout) once its entry {@code entry} exists:
+     * what the in-process file tools must not complete or write into.
+     */
+    public static boolean bareLayoutWith(Path dir, String entry) {
+        return HostControl.bareLayoutWith(dir, entry);
+    }
+
+    /**
      * The roots whose protected names are guarded: the workspace and every writable root, leaving out any that lies
      * inside another (its files are the outer one's). Each is walked, denied and scanned as the workspace is.
      */

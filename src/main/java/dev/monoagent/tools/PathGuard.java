@@ -211,6 +211,10 @@ final class PathGuard {
         if (linked != null) {
             return new Check.Denied(lex, real, linked);
         }
+        String repo = repositoryDenial(real);
+        if (repo != null) {
+            return new Check.Denied(lex, real, repo);
+        }
         for (Path p : List.of(lex, real)) {
             String why = writeDenial(toPolicySpace(p));
             if (why != null) {
@@ -234,6 +238,27 @@ final class PathGuard {
         }
         String linked = deniedLiteral(p);
         return linked != null ? linked : policy.writeDenial(p);
+    }
+
+    /**
+     * Why writing {@code real} would write into, or complete, a repository host git would obey (a bare layout: a
+     * {@code HEAD} with {@code objects} and {@code refs}, or with a {@code commondir}), or null. Checked for each
+     * directory on the way from the writable root: the git control directory is read-only to commands too.
+     */
+    String repositoryDenial(Path real) {
+        Path root = policy.agentWritable().stream().map(this::rootReal).filter(real::startsWith).findFirst()
+                .orElse(null);
+        if (root == null) {
+            return null;
+        }
+        for (Path dir = real.getParent(); dir != null && dir.startsWith(root); dir = dir.getParent()) {
+            String entry = dir.relativize(real).getName(0).toString();
+            if (Policy.bareLayoutWith(dir, entry)) {
+                return "it would write into a git repository laid out in " + dir + " (host git would read its config "
+                        + "and run its hooks); the git control directory is read-only";
+            }
+        }
+        return null;
     }
 
     /** Why the engine's literal denies cover {@code p} (as written or real), or null. */
