@@ -59,7 +59,13 @@ final class SystemPrompt {
         if (!policy.allowlist().isEmpty()) {
             sb.append(" (allowlist: ").append(oneLine(String.join(", ", policy.allowlist()))).append(")");
         }
-        sb.append("\n- Never writable: ").append(oneLine(String.join(", ", policy.denyWriteGlobs())))
+        // a stricter deny list applies without acceptance, so an entry that is not a plain path pattern (free text,
+        // "you may write .env") is counted, not quoted: the repository gets no sentence into the instructions
+        List<String> plain = policy.denyWriteGlobs().stream().filter(g -> PLAIN_GLOB.matcher(g).matches()).toList();
+        int other = policy.denyWriteGlobs().size() - plain.size();
+        sb.append("\n- Never writable: ").append(oneLine(String.join(", ", plain)))
+                .append(other > 0 ? " (and " + other + " more configured pattern" + (other > 1 ? "s" : "")
+                        + ", not shown)" : "")
                 .append(", .mono-agent/\n");
         if (sandbox.fallbackActive()) {
             sb.append("- ").append(SandboxStatus.UNSAFE_WARNING).append("\n");
@@ -75,6 +81,10 @@ final class SystemPrompt {
         }
         return sb.toString();
     }
+
+    /** A path pattern as people write them: no spaces, no sentence punctuation. */
+    private static final java.util.regex.Pattern PLAIN_GLOB = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9._*?/\\[\\]{}!~@+=-]{1,200}");
 
     /** Config-derived text as one line: control characters (a newline above all) shown as escapes. */
     private static String oneLine(String s) {

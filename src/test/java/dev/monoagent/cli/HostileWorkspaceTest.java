@@ -125,9 +125,11 @@ class HostileWorkspaceTest {
         com.fasterxml.jackson.databind.JsonNode body = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(reviewers.request(0).body());
         String instructions = body.path("instructions").asText();
-        assertTrue(instructions.contains("INJECTED-ROLE"), "the glob is in the prompt: " + instructions);
+        assertTrue(instructions.contains(".git/hooks/**") && instructions.contains("1 more configured pattern"),
+                "plain patterns are listed, the rest counted: " + instructions);
+        assertFalse(instructions.contains("INJECTED-ROLE"), "no sentence of the repository's: " + instructions);
         for (String line : instructions.split("\n")) {
-            assertFalse(line.startsWith("# IDENTITY.md") || line.startsWith("INJECTED-ROLE"), "forged line: " + line);
+            assertFalse(line.startsWith("# IDENTITY.md"), "forged line: " + line);
         }
     }
 
