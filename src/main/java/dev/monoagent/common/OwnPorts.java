@@ -29,11 +29,34 @@ public final class OwnPorts {
         void close();
     }
 
-    /** The ports held now, {@link #SIGN_IN_CALLBACK} included. */
+    /** The ports held now, {@link #SIGN_IN_CALLBACK} and the exported callback port included. */
     public static synchronized Set<Integer> current() {
         TreeSet<Integer> out = new TreeSet<>(HELD.keySet());
         out.add(SIGN_IN_CALLBACK);
+        int exported = exportedCallbackPort(System.getenv(CALLBACK_PORT_VARIABLE));
+        if (exported > 0) {
+            out.add(exported);
+        }
         return java.util.Collections.unmodifiableSet(out);
+    }
+
+    /** The variable that moves the sign-in's callback port (the reviewer's, from the exported environment). */
+    static final String CALLBACK_PORT_VARIABLE = "MONO_AGENT_CODEX_CALLBACK_PORT";
+
+    /**
+     * The callback port another mono-agent process of this reviewer may listen on: the exported variable's port, or
+     * 0. Held always, like {@link #SIGN_IN_CALLBACK}: this process cannot see that process's listener.
+     */
+    static int exportedCallbackPort(String value) {
+        if (value == null) {
+            return 0;
+        }
+        try {
+            int p = Integer.parseInt(value.trim());
+            return p > 0 && p < 65536 ? p : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /**
