@@ -15,7 +15,7 @@ public final class Printable {
      * separators escaped, and a backslash doubled, so the line is one line and {@link #unescape} gives the exact text.
      */
     public static String line(String s) {
-        return escaped(s, true);
+        return escaped(s, Mode.RECORD);
     }
 
     /**
@@ -25,25 +25,7 @@ public final class Printable {
      * unchanged. Whatever the quoted text holds, it adds no line and moves no cursor.
      */
     public static String oneLine(String s) {
-        if (s == null) {
-            return null;
-        }
-        StringBuilder o = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean bad = unsafe(c);
-            if (bad && o == null) {
-                o = new StringBuilder(s.length() + 16).append(s, 0, i);
-            }
-            if (o != null) {
-                if (bad) {
-                    escape(o, c);
-                } else {
-                    o.append(c);
-                }
-            }
-        }
-        return o == null ? s : o.toString();
+        return escaped(s, Mode.ONE_LINE);
     }
 
     /**
@@ -53,18 +35,25 @@ public final class Printable {
      * reading; {@code --json} has the exact bytes).
      */
     public static String terminal(String s) {
-        return escaped(s, false);
+        return escaped(s, Mode.TERMINAL);
     }
 
-    private static String escaped(String s, boolean record) {
+    /** What is escaped: {@link #line} (controls and backslashes), {@link #oneLine} (controls), {@link #terminal}. */
+    private enum Mode { RECORD, ONE_LINE, TERMINAL }
+
+    private static String escaped(String s, Mode mode) {
         if (s == null) {
             return null;
         }
         StringBuilder o = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean bad = record ? c == '\\' || unsafe(c) : unsafe(c) && !(c == '\n' || c == '\t'
-                    || (c == '\r' && i + 1 < s.length() && s.charAt(i + 1) == '\n'));
+            boolean bad = switch (mode) {
+                case RECORD -> c == '\\' || unsafe(c);
+                case ONE_LINE -> unsafe(c);
+                case TERMINAL -> unsafe(c) && !(c == '\n' || c == '\t'
+                        || (c == '\r' && i + 1 < s.length() && s.charAt(i + 1) == '\n'));
+            };
             if (bad && o == null) {
                 o = new StringBuilder(s.length() + 16).append(s, 0, i);
             }
