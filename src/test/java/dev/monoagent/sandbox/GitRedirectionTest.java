@@ -136,4 +136,33 @@ class GitRedirectionTest {
         hostGitStatus(ws);
         assertFalse(Files.exists(marker), "host git ran the agent's fsmonitor");
     }
+
+    @Test
+    void nestedRepositoryHooksPathIsReadOnly() throws Exception {
+        Path ws = repo("nestedhooks");
+        Path sub = repo("nestedhooks/sub2");
+        run(sub, "git", "config", "core.hooksPath", "h2");
+        Files.createDirectories(sub.resolve("h2"));
+        Path marker = tmp.resolve("pwned-nested-hook");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            exec(sb, ws, "printf '#!/bin/sh\\ntouch " + marker + "\\n' > sub2/h2/pre-commit;"
+                    + " chmod +x sub2/h2/pre-commit; true");
+        }
+        run(sub, "git", "-c", "user.email=a@b.c", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "host");
+        assertFalse(Files.exists(marker), "host git ran the agent's hook in the nested repository");
+    }
+
+    @Test
+    void nestedRepositoryAbsentHooksDirCannotBeMade() throws Exception {
+        Path ws = repo("nestedabsent");
+        Path sub = repo("nestedabsent/sub2");
+        run(sub, "git", "config", "core.hooksPath", "hooks/git");
+        Path marker = tmp.resolve("pwned-nested-absent-hook");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            exec(sb, ws, "mkdir -p sub2/hooks/git; printf '#!/bin/sh\\ntouch " + marker + "\\n'"
+                    + " > sub2/hooks/git/pre-commit; chmod +x sub2/hooks/git/pre-commit; true");
+        }
+        run(sub, "git", "-c", "user.email=a@b.c", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "host");
+        assertFalse(Files.exists(marker), "host git ran the agent's hook in the nested repository");
+    }
 }
