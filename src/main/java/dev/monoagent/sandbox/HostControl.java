@@ -148,9 +148,10 @@ final class HostControl {
      * The paths inside the roots that a repository's config sends host git to, for every repository among the roots
      * and {@code found} (the roots' own, nested ones, {@code gitdir:} targets, bare layouts): each {@code core.hooksPath}
      * dir (relative to the repository's worktree; for a husky-style {@code _} also the dir above, see
-     * {@link PolicyCompiler#hookDirs}), set in the repository's config or a file it includes (to git's depth). The
-     * user's {@code ~/.gitconfig} and {@code ~/.config/git/config} count for every repository: a relative hooks path
-     * there is relative to each worktree. Absent targets are listed too (the engine blocks creating them). Links on the way are resolved as the
+     * {@link PolicyCompiler#hookDirs}) and each {@code include.path} / {@code includeIf.*.path} file (relative to the
+     * including file, whatever the condition: it can come true later), following includes to git's depth. The user's
+     * {@code ~/.gitconfig} and {@code ~/.config/git/config} count for every repository: a relative hooks path there is
+     * relative to each worktree. Absent targets are listed too (the engine blocks creating them). Links on the way are resolved as the
      * kernel would for host git; a target that then lies outside every writable root is not listed, and the result is
      * in the policy's spelling of the root.
      */
@@ -192,6 +193,12 @@ final class HostControl {
                     if (!holdsRoot) {
                         out.add(d);
                     }
+                }
+            }
+            for (Path inc : includes) {
+                Path t = inRoots(roots, inc);
+                if (t != null) {
+                    out.add(t);
                 }
             }
         }

@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * @param directories which writable roots are directories
  * @param listings    directory → its children, for the dirs on the chain from a readable root down to {@code ~/.ssh}
  * @param hostDenies  {@link HostControl#engineDenies}: whole git control dirs, bare layouts, hook managers (no links),
- *                    and {@link HostControl#gitConfigTargets}: the hooks dirs the configs name
+ *                    and {@link HostControl#gitConfigTargets}: the hooks dirs and include files the configs name
  * @param notMounted  protected literals not to mount over while absent ({@link HostControl#absentHostFile})
  */
 record WorkspaceFacts(DotGit dotGit, List<Path> found, Set<Path> existing, Set<Path> directories,
@@ -144,8 +144,8 @@ record WorkspaceFacts(DotGit dotGit, List<Path> found, Set<Path> existing, Set<P
                 hostDenies.add(d);
             }
         }
-        // what the repositories' configs send host git to (a nested repository's core.hooksPath):
-        // read here, once per initialise, not per command
+        // what the repositories' configs send host git to (a nested repository's core.hooksPath, an include.path
+        // target): read here, once per initialise, not per command
         Path userHome = home != null ? home : Path.of(System.getProperty("user.home"));
         for (Path t : HostControl.gitConfigTargets(p, hits, userHome)) {
             if (!hostDenies.contains(t)) {

@@ -25,6 +25,18 @@ class GitConfigRefsTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
+        "[include]\\n\\tpath = ../.gitconfig.local\\n|../.gitconfig.local",
+        "[Include]\\nPath=a|a",
+        "[includeIf \"gitdir:~/w/\"]\\n\\tpath = ../conf/x.cfg|../conf/x.cfg",
+        "[includeIf \"onbranch:main\"] path = b|b",
+        "[includeif.onbranch]\\npath = c|c",
+    })
+    void includePathsAreReadWhateverTheCondition(String text, String expected) {
+        assertEquals(List.of(expected), GitConfigRefs.parse(unescape(text)).includes());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
         "[core]\\n\\t# hooksPath = h\\n",
         "[core]\\nhooksPathx = h",
         "[hooks]\\npath = h",
