@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -132,6 +134,225 @@ final class HostControl {
             }
         }
         return List.copyOf(out);
+    }
+
+    /** Git's own bound on nested includes ({@code MAX_INCLUDE_DEPTH}). */
+    static final int MAX_INCLUDE_DEPTH = 10;
+
+    /** At most this many config files are read per repository, each at most {@link #MAX_CONFIG_BYTES}. */
+    static final int MAX_CONFIGS = 64;
+
+    static final long MAX_CONFIG_BYTES = 1 << 20;
+
+    /**
+     * The paths inside the roots that a repository's config sends host git to, for every repository among the roots
+     * and {@code found} (the roots' own, nested ones, {@code gitdir:} targets, bare layouts): each {@code core.hooksPath}
+     * dir (relative to the repository's worktree; for a husky-style {@code _} also the dir above, see
+     * {@link PolicyCompiler#hookDirs}) and each {@code include.path} / {@code includeIf.*.path} file (relative to the
+     * including file, whatever the condition: it can come true later), following includes to git's depth. The user's
+     * {@code ~/.gitconfig} and {@code ~/.config/git/config} count for every repository: a relative hooks path there is
+     * relative to each worktree. Absent targets are listed too (the engine blocks creating them). Links on the way are resolved as the
+     * kernel would for host git; a target that then lies outside every writable root is not listed, and the result is
+     * in the policy's spelling of the root.
+     */
+    static List<Path> gitConfigTargets(Policy p, List<Path> found, Path home) {
+        Map<Path, Path> roots = new LinkedHashMap<>();
+        for (Path r : p.agentWritable()) {
+            try {
+                roots.put(r.toRealPath(), r);
+            } catch (IOException | RuntimeException e) {
+                // an absent root holds nothing to protect
+            }
+        }
+        List<Path> globals = List.of(home.resolve(".gitconfig"), home.resolve(".config/git/config"));
+        Set<Path> out = new LinkedHashSet<>();
+        for (Map.Entry<Path, Path> repo : repositories(p, found).entrySet()) {
+            Path gitDir = repo.getKey();
+            Path worktree = repo.getValue();
+            List<Path> configs = new ArrayList<>(List.of(gitDir.resolve("config"), gitDir.resolve("config.worktree")));
+            Path common = commonDir(gitDir);
+            if (common != null) {
+                configs.add(common.resolve("config"));
+            }
+            configs.addAll(globals);
+            List<String> hooks = new ArrayList<>();
+            List<Path> includes = new ArrayList<>();
+            Set<Path> seen = new LinkedHashSet<>();
+            for (Path cfg : configs) {
+                readConfig(cfg, 0, seen, hooks, includes, home);
+            }
+            for (String h : hooks) {
+                Path raw = h.startsWith("~/") ? home.resolve(h.substring(2)) : worktree.resolve(h);
+                Path hooksDir = inRoots(roots, resolved(raw));
+                if (hooksDir == null) {
+                    continue;
+                }
+                for (Path d : PolicyCompiler.hookDirs(hooksDir)) {
+                    // a bodies dir holding a root would freeze that whole root: its hooks dir is still denied
+                    boolean holdsRoot = !d.equals(hooksDir) && roots.values().stream().anyMatch(r -> r.startsWith(d));
+                    if (!holdsRoot) {
+                        out.add(d);
+                    }
+                }
+            }
+            for (Path inc : includes) {
+                Path t = inRoots(roots, inc);
+                if (t != null) {
+                    out.add(t);
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Git dir → worktree (the git dir itself for a bare layout) for each repository among the roots and found. */
+    private static Map<Path, Path> repositories(Policy p, List<Path> found) {
+        Map<Path, Path> out = new LinkedHashMap<>();
+        Set<Path> roots = new LinkedHashSet<>(p.agentWritable());
+        for (Path r : roots) {
+            addRepository(out, r.resolve(".git"));
+            if (bareLayout(r)) {
+                out.putIfAbsent(r, r);
+            }
+        }
+        for (Path f : found) {
+            Path root = p.rootOf(f);
+            if (root == null) {
+                continue;
+            }
+            Path acc = root;
+            boolean inGit = false;
+            for (Path part : root.relativize(f)) {
+                acc = acc.resolve(part);
+                if (part.toString().equals(".git")) {
+                    inGit = true;
+                    addRepository(out, acc);
+                    break;
+                }
+            }
+            if (!inGit && f.getFileName() != null && f.getFileName().toString().equals("HEAD")
+                    && bareLayout(f.getParent())) {
+                out.putIfAbsent(f.getParent(), f.getParent());
+            }
+        }
+        return out;
+    }
+
+    /** Adds the repository whose {@code .git} (dir, {@code gitdir:} file or link) is {@code dotGit}, if any. */
+    private static void addRepository(Map<Path, Path> out, Path dotGit) {
+        Path gitDir = null;
+        if (Files.isSymbolicLink(dotGit)) {
+            try {
+                gitDir = dotGit.toRealPath();
+            } catch (IOException | RuntimeException e) {
+                return;
+            }
+        } else if (Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS)) {
+            gitDir = dotGit;
+        } else if (Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)) {
+            gitDir = gitdirTarget(dotGit);
+        }
+        if (gitDir != null) {
+            out.putIfAbsent(gitDir, dotGit.getParent());
+        }
+    }
+
+    /** The common dir a linked worktree's git dir names in its {@code commondir} file, or null. */
+    private static Path commonDir(Path gitDir) {
+        Path f = gitDir.resolve("commondir");
+        try {
+            if (!Files.isRegularFile(f) || Files.size(f) > ProtectedScan.GIT_ENTRY_MAX) {
+                return null;
+            }
+            String v = Files.readString(f, StandardCharsets.UTF_8).strip();
+            return v.isEmpty() ? null : gitDir.resolve(v).normalize();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Collects one config file's hooks paths and (recursively, to git's depth) its include targets. */
+    private static void readConfig(Path cfg, int depth, Set<Path> seen, List<String> hooks, List<Path> includes,
+                                   Path home) {
+        if (depth > MAX_INCLUDE_DEPTH || seen.size() >= MAX_CONFIGS) {
+            return;
+        }
+        String text;
+        try {
+            if (!Files.isRegularFile(cfg) || Files.size(cfg) > MAX_CONFIG_BYTES || !seen.add(cfg.toRealPath())) {
+                return;
+            }
+            text = Files.readString(cfg, StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return; // unreadable or not UTF-8: git's own reading decides, the denies above still stand
+        }
+        GitConfigRefs refs = GitConfigRefs.parse(text);
+        hooks.addAll(refs.hooksPaths());
+        for (String inc : refs.includes()) {
+            Path raw;
+            if (inc.startsWith("~/")) {
+                raw = home.resolve(inc.substring(2));
+            } else if (Path.of(inc).isAbsolute()) {
+                raw = Path.of(inc);
+            } else if (cfg.getParent() != null) {
+                raw = cfg.getParent().resolve(inc);
+            } else {
+                continue;
+            }
+            Path target = resolved(raw);
+            if (target != null) {
+                includes.add(target);
+                readConfig(target, depth + 1, seen, hooks, includes, home);
+            }
+        }
+    }
+
+    /**
+     * {@code raw} as the kernel resolves it for host git: each existing component's links followed, {@code ..}
+     * taken after that (so {@code link/..} is the link target's parent), the absent rest appended as written;
+     * null when a link loops or the path is not valid.
+     */
+    static Path resolved(Path raw) {
+        try {
+            Path abs = raw.toAbsolutePath();
+            Path cur = abs.getRoot();
+            int n = abs.getNameCount();
+            for (int i = 0; i < n; i++) {
+                String part = abs.getName(i).toString();
+                if (part.equals(".")) {
+                    continue;
+                }
+                if (part.equals("..")) {
+                    cur = cur.getParent() == null ? cur : cur.getParent();
+                    continue;
+                }
+                Path next = cur.resolve(part);
+                if (!Files.exists(next, LinkOption.NOFOLLOW_LINKS)) {
+                    Path rest = next;
+                    for (int j = i + 1; j < n; j++) {
+                        rest = rest.resolve(abs.getName(j).toString());
+                    }
+                    return rest.normalize();
+                }
+                cur = Files.isSymbolicLink(next) ? next.toRealPath() : next;
+            }
+            return cur;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** {@code real} in the policy's spelling of the writable root (real path → root) that holds it, or null. */
+    private static Path inRoots(Map<Path, Path> roots, Path real) {
+        if (real == null) {
+            return null;
+        }
+        for (Map.Entry<Path, Path> r : roots.entrySet()) {
+            if (real.startsWith(r.getKey())) {
+                return r.getValue().resolve(r.getKey().relativize(real)).normalize();
+            }
+        }
+        return null;
     }
 
     /**

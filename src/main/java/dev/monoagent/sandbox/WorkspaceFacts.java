@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * @param existing    which of the candidate paths the compiler asks about exist (not following links)
  * @param directories which writable roots are directories
  * @param listings    directory → its children, for the dirs on the chain from a readable root down to {@code ~/.ssh}
- * @param hostDenies  {@link HostControl#engineDenies}: whole git control dirs, bare layouts, hook managers (no links)
+ * @param hostDenies  {@link HostControl#engineDenies}: whole git control dirs, bare layouts, hook managers (no links),
+ *                    and {@link HostControl#gitConfigTargets}: the hooks dirs and include files the configs name
  * @param notMounted  protected literals not to mount over while absent ({@link HostControl#absentHostFile})
  */
 record WorkspaceFacts(DotGit dotGit, List<Path> found, Set<Path> existing, Set<Path> directories,
@@ -141,6 +142,14 @@ record WorkspaceFacts(DotGit dotGit, List<Path> found, Set<Path> existing, Set<P
         for (Path d : HostControl.engineDenies(p, hits)) {
             if (!Files.isSymbolicLink(d)) {
                 hostDenies.add(d);
+            }
+        }
+        // what the repositories' configs send host git to (a nested repository's core.hooksPath, an include.path
+        // target): read here, once per initialise, not per command
+        Path userHome = home != null ? home : Path.of(System.getProperty("user.home"));
+        for (Path t : HostControl.gitConfigTargets(p, hits, userHome)) {
+            if (!hostDenies.contains(t)) {
+                hostDenies.add(t);
             }
         }
         Set<Path> notMounted = new LinkedHashSet<>();

@@ -136,4 +136,75 @@ class GitRedirectionTest {
         hostGitStatus(ws);
         assertFalse(Files.exists(marker), "host git ran the agent's fsmonitor");
     }
+
+    @Test
+    void nestedRepositoryHooksPathIsReadOnly() throws Exception {
+        Path ws = repo("nestedhooks");
+        Path sub = repo("nestedhooks/sub2");
+        run(sub, "git", "config", "core.hooksPath", "h2");
+        Files.createDirectories(sub.resolve("h2"));
+        Path marker = tmp.resolve("pwned-nested-hook");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            exec(sb, ws, "printf '#!/bin/sh\\ntouch " + marker + "\\n' > sub2/h2/pre-commit;"
+                    + " chmod +x sub2/h2/pre-commit; true");
+        }
+        run(sub, "git", "-c", "user.email=a@b.c", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "host");
+        assertFalse(Files.exists(marker), "host git ran the agent's hook in the nested repository");
+    }
+
+    @Test
+    void nestedRepositoryAbsentHooksDirCannotBeMade() throws Exception {
+        Path ws = repo("nestedabsent");
+        Path sub = repo("nestedabsent/sub2");
+        run(sub, "git", "config", "core.hooksPath", "hooks/git");
+        Path marker = tmp.resolve("pwned-nested-absent-hook");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            exec(sb, ws, "mkdir -p sub2/hooks/git; printf '#!/bin/sh\\ntouch " + marker + "\\n'"
+                    + " > sub2/hooks/git/pre-commit; chmod +x sub2/hooks/git/pre-commit; true");
+        }
+        run(sub, "git", "-c", "user.email=a@b.c", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "host");
+        assertFalse(Files.exists(marker), "host git ran the agent's hook in the nested repository");
+    }
+
+    @Test
+    void includedConfigFileIsReadOnly() throws Exception {
+        Path ws = repo("include");
+        run(ws, "git", "config", "include.path", "../.gitconfig.local");
+        Path marker = tmp.resolve("pwned-include");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            exec(sb, ws, "printf '[core]\\n\\tfsmonitor = \"touch " + marker + "; false\"\\n' > .gitconfig.local;"
+                    + " true");
+            ExecOutcome.Completed ok = exec(sb, ws, "git status --short >/dev/null && echo ran");
+            assertEquals("ran\n", ok.stdout(), "git still runs in the sandbox: " + ok.stderr());
+        }
+        hostGitStatus(ws);
+        assertFalse(Files.exists(marker), "host git ran the fsmonitor of the agent's include.path file");
+    }
+
+    @Test
+    void conditionallyIncludedConfigFileCannotBeMade() throws Exception {
+        Path ws = repo("includeif");
+        run(ws, "git", "config", "includeIf.gitdir:**.path", "../conf/extra.cfg");
+        Path marker = tmp.resolve("pwned-include-if");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            exec(sb, ws, "mkdir -p conf; printf '[core]\\n\\tfsmonitor = \"touch " + marker + "; false\"\\n'"
+                    + " > conf/extra.cfg; true");
+        }
+        hostGitStatus(ws);
+        assertFalse(Files.exists(marker), "host git ran the fsmonitor of the agent's includeIf file");
+    }
+
+    @Test
+    void nestedRepositoryIncludeIsReadOnly() throws Exception {
+        Path ws = repo("nestedinclude");
+        Path sub = repo("nestedinclude/sub3");
+        run(sub, "git", "config", "include.path", "../../shared.gitconfig");
+        Path marker = tmp.resolve("pwned-nested-include");
+        try (Sandbox sb = TestEngine.openReady(ws)) {
+            exec(sb, ws, "printf '[core]\\n\\tfsmonitor = \"touch " + marker + "; false\"\\n' > shared.gitconfig;"
+                    + " true");
+        }
+        hostGitStatus(sub);
+        assertFalse(Files.exists(marker), "host git ran the fsmonitor of the agent's include.path file");
+    }
 }
