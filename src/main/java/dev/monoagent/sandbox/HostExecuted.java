@@ -92,7 +92,21 @@ final class HostExecuted {
                     + "CLI run initializeCommand on the host when they open the folder, then build the container "
                     + "the reviewer works in from the rest"),
             new Tool("git-lfs", List.of(".lfsconfig"), "lfs.url and remote.<name>.lfsurl choose the server git lfs "
-                    + "pushes objects to and fetches from, with the credentials git's helper gives for that host"));
+                    + "pushes objects to and fetches from, with the credentials git's helper gives for that host"),
+            new Tool("Jujutsu / Sapling", List.of(".jj", ".sl"), "the control dirs: .jj/repo/config.toml and "
+                    + ".sl/config name commands (diff and merge tools, fsmonitor, hooks) the next jj or sl command "
+                    + "runs, like .git/config"),
+            new Tool("Python debugger", List.of(".pdbrc"), "pdb reads ./.pdbrc whenever it starts in the directory, "
+                    + "also for a script elsewhere, and runs its lines (! lines are Python)"),
+            new Tool("Ruby REPLs", List.of(".irbrc", ".pryrc"), "irb and pry load the directory's .irbrc / .pryrc as "
+                    + "Ruby code when they start there"),
+            new Tool("Bazel", List.of(".bazelrc", ".bazeliskrc", ".bazelversion"), "every bazel command reads the "
+                    + "workspace's .bazelrc (startup --host_jvm_args loads an agent into Bazel's server); bazelisk "
+                    + "downloads and runs the version .bazelversion names from the URL .bazeliskrc sets"),
+            new Tool("sbt", List.of(".sbtopts", ".jvmopts"), "the sbt launcher adds both files' options to the JVM "
+                    + "of every sbt command in the directory (-javaagent runs code)"),
+            new Tool("uv", List.of("uv.toml"), "uv reads the project's uv.toml for every command: index URLs get the "
+                    + "reviewer's index credentials, and a Python download mirror supplies the interpreter uv runs"));
 
     /** lefthook's main and -local configs in every format it reads, with and without the dot, and its script dirs. */
     private static List<String> lefthook() {
