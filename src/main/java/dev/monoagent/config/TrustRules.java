@@ -107,6 +107,11 @@ final class TrustRules {
                 out.add(new Change("providers." + id + ".apiKeyEnv", String.valueOf(fp.apiKeyEnv()),
                         Kind.SENDS_CREDENTIAL, List.of(newEntry ? "providers." + id : "providers." + id + ".apiKeyEnv")));
             }
+            if (!newEntry && !Objects.equals(fp.api(), base.api())) {
+                // another wire to the same endpoint carries the key another way (a header the endpoint logs)
+                out.add(new Change("providers." + id + ".api", String.valueOf(fp.api()), Kind.SENDS_CREDENTIAL,
+                        List.of("providers." + id + ".api")));
+            }
         }
         String rm = reviewer.runtime().model();
         String fm = full.runtime().model();
@@ -114,6 +119,21 @@ final class TrustRules {
             // another provider is another endpoint: the session (and that provider's key) would go there
             out.add(new Change("runtime.model", fm + " (provider " + provider(fm) + ")", Kind.SENDS_CREDENTIAL,
                     List.of("runtime.model")));
+        } else if (fm != null && rm != null && !fm.equals(rm)) {
+            // the same provider's other model may cost many times more per turn
+            out.add(new Change("runtime.model", fm + " (yours: " + rm + ")", Kind.RAISES_SPEND,
+                    List.of("runtime.model")));
+        }
+        for (String tool : List.of("rememberTool", "recallTool")) {
+            boolean mine = tool.equals("rememberTool") ? reviewer.memory().rememberTool().enabled()
+                    : reviewer.memory().recallTool().enabled();
+            boolean theirs = tool.equals("rememberTool") ? full.memory().rememberTool().enabled()
+                    : full.memory().recallTool().enabled();
+            if (theirs && !mine) {
+                // a tool you turned off; Remember writes what later sessions recall
+                out.add(new Change("memory." + tool + ".enabled", "true", Kind.WIDENS_SANDBOX,
+                        List.of("memory." + tool)));
+            }
         }
         MonoConfig.Embeddings re = reviewer.memory().embeddings();
         MonoConfig.Embeddings fe = full.memory().embeddings();

@@ -233,6 +233,35 @@ class WorkspaceTrustTest {
                 && w.contains("KiB limit")), lc.warnings().toString());
     }
 
+    /**
+     * A tool the reviewer turned off, another model of the same provider (a dearer one) and another wire to the same
+     * endpoint are the reviewer's to choose: each waits, and the reviewer's value applies meanwhile.
+     */
+    @Test
+    void aTurnedOffToolADearerModelAndAnotherWireWait() throws Exception {
+        Files.writeString(userDir.resolve("config.json"), """
+                {"runtime": {"model": "openai:cheap-model"},
+                 "providers": {"openai": {"api": "openai-responses"}},
+                 "memory": {"rememberTool": {"enabled": false}}}
+                """);
+        json("""
+                {"runtime": {"model": "openai:most-expensive-model"},
+                 "providers": {"openai": {"api": "openai-chat"}},
+                 "memory": {"rememberTool": {"enabled": true}}}
+                """);
+        LoadedConfig lc = load();
+        assertEquals(List.of("providers.openai.api", "runtime.model", "memory.rememberTool.enabled"),
+                pendingKeys(lc));
+        assertEquals("openai:cheap-model", lc.config().runtime().model());
+        assertFalse(lc.config().memory().rememberTool().enabled());
+        assertEquals(Enums.ProviderApi.OPENAI_RESPONSES, lc.config().providers().get("openai").api());
+        ConfigLoader.accept(env(), ws, lc.trust());
+        LoadedConfig accepted = load();
+        assertEquals(List.of(), pendingKeys(accepted));
+        assertEquals("openai:most-expensive-model", accepted.config().runtime().model());
+        assertTrue(accepted.config().memory().rememberTool().enabled());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "{\"sandbox\": {\"fallback\": \"unsafe-host-process\", \"unsafeAllowHostProcess\": true}}",
@@ -273,10 +302,12 @@ class WorkspaceTrustTest {
         LoadedConfig lc = load();
         assertEquals("openai:gpt-5", lc.config().runtime().model());
         assertEquals(List.of("runtime.model"), pendingKeys(lc));
+        // the reviewer's provider but another model: what a turn costs is the reviewer's choice too
         json("{\"runtime\": {\"model\": \"openai:gpt-5-mini\"}}");
         LoadedConfig same = load();
-        assertEquals("openai:gpt-5-mini", same.config().runtime().model(), "the reviewer's provider, another model");
-        assertTrue(same.trust().settled());
+        assertEquals("openai:gpt-5", same.config().runtime().model(), "the reviewer's model until accepted");
+        assertEquals(List.of("runtime.model"), pendingKeys(same));
+        assertEquals(TrustItem.Kind.RAISES_SPEND, same.trust().pending().get(0).kind());
     }
 
     @Test
