@@ -42,7 +42,7 @@ final class TrustCommand implements Callable<Integer> {
                 ctx.out().println("Nothing from the workspace waits for your acceptance.");
             } else {
                 ctx.out().println("Waiting for your acceptance (not in effect):");
-                trust.pending().forEach(i -> ctx.out().println("  - " + ctx.shown(i.line())));
+                trust.pending().forEach(i -> print(i, workspace));
                 ctx.out().println("Accept them with: " + WorkspaceTrust.ACCEPT_COMMAND);
             }
             if (!trust.accepted().isEmpty()) {
@@ -62,7 +62,7 @@ final class TrustCommand implements Callable<Integer> {
         }
         ctx.out().println("Accepting " + trust.pending().size() + " setting(s) from the workspace:");
         for (TrustItem i : trust.pending()) {
-            ctx.out().println("  - " + ctx.shown(i.line()));
+            print(i, workspace);
         }
         Path file = ConfigLoader.accept(ctx.env(), workspace, trust);
         ctx.out().println("Accepted; recorded in " + file + ". A later change to any of them waits again.");
@@ -72,6 +72,18 @@ final class TrustCommand implements Callable<Integer> {
             return reportStill(e);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * One item; an instruction file with its whole text below it, each line escaped (a hidden {@code ESC[8m} run shows
+     * as {@code \x1b[8m}), so what is accepted has been on screen.
+     */
+    private void print(TrustItem i, Path workspace) {
+        ctx.out().println("  - " + ctx.shown(i.line()));
+        String text = ConfigLoader.instructionText(workspace, i);
+        if (text != null) {
+            text.lines().forEach(l -> ctx.out().println("      | " + dev.monoagent.common.Printable.oneLine(l)));
+        }
     }
 
     private int reportStill(ConfigException e) {

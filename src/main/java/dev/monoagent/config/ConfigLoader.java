@@ -374,6 +374,23 @@ public final class ConfigLoader {
         }
     }
 
+    /**
+     * The exact text of the instruction file {@code item} stands for, as it is now, when it is still the text the item
+     * was made from (same length and digest); else null. What {@code trust} shows before accepting: the reviewer
+     * accepts words they have read, not a size and a hash.
+     */
+    public static String instructionText(Path workspace, TrustItem item) {
+        if (item.kind() != TrustItem.Kind.INSTRUCTIONS || !INSTRUCTION_FILES.contains(item.key())) {
+            return null;
+        }
+        byte[] bytes = regularFileBytes(workspace.resolve(item.key()));
+        if (bytes == null || !item.value().equals(bytes.length + " bytes, sha256 "
+                + TrustItem.sha256(bytes).substring(0, 12))) {
+            return null;
+        }
+        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** Why an instruction file that is there is not read, or null when it is absent (or readable). */
     private static String unusableInstructions(Path f) {
         if (Files.isSymbolicLink(f)) {
