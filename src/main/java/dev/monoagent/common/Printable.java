@@ -74,7 +74,7 @@ public final class Printable {
      * ({@link Violation#recordLine}, {@link Event.NetworkAllowed#recordLine}).
      */
     static final java.util.List<String> RECORD_STARTS = java.util.List.of("Sandbox record (", "violation: ",
-            "violations: ", "network: ");
+            "violations: ", "network: ", "Exit code: ");
 
     /** What a line of command output that imitates one of our records is shown behind. */
     public static final String OUTPUT_MARK = "(command output) ";
