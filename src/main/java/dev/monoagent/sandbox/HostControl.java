@@ -465,8 +465,11 @@ final class HostControl {
 
     /**
      * Takes a repository a command created out of host git's sight: a {@code .git} dir or file is moved to
-     * {@code qdir/<its parent>/dot-git}; a bare layout loses its {@code HEAD} (moved likewise), so git no longer
-     * recognises it. Returns where it went, or null when it could not be moved (a symlink on the way).
+     * {@code qdir/<its parent>/dot-git}, and its own {@code HEAD} there is renamed {@code HEAD.quarantined} (a git dir
+     * under any name is a repository to git run inside it: a reviewer looking at the evidence with {@code cd} and
+     * {@code git status}, or a prompt that shows git state, would run its {@code core.fsmonitor}); a bare layout loses
+     * its {@code HEAD} (moved likewise), so git no longer recognises it. Returns where it went, or null when it could
+     * not be moved (a symlink on the way).
      */
     static Path neutralise(Policy p, Path repo, Path qdir) {
         Path victim = repo.getFileName().toString().equals(".git") ? repo : repo.resolve("HEAD");
@@ -479,6 +482,14 @@ final class HostControl {
                     .resolve(victim.getFileName().toString().equals(".git") ? "dot-git" : "HEAD");
             // by descriptor, never following a symlink a still-running sandboxed process swapped in
             NoFollowFs.move(victim, dest);
+            if (Files.isDirectory(dest, LinkOption.NOFOLLOW_LINKS)
+                    && Files.exists(dest.resolve("HEAD"), LinkOption.NOFOLLOW_LINKS)) {
+                try {
+                    NoFollowFs.move(dest.resolve("HEAD"), dest.resolve("HEAD.quarantined"));
+                } catch (IOException e) {
+                    // the move out of the workspace stands; the evidence may still read as a repository
+                }
+            }
             return dest;
         } catch (IOException | IllegalArgumentException e) {
             return null;
