@@ -217,6 +217,10 @@ final class PathGuard {
         }
         for (Path p : List.of(lex, real)) {
             String why = writeDenial(toPolicySpace(p));
+            if (why == null && policy.readDenial(toPolicySpace(p)) != null) {
+                // a command sees a read-denied path masked (an empty tmpfs, /dev/null): its writes never reach it
+                why = "read-denied, so not writable either: " + policy.readDenial(toPolicySpace(p));
+            }
             if (why != null) {
                 return new Check.Denied(lex, real, why);
             }

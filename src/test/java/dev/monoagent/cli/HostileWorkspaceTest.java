@@ -147,6 +147,31 @@ class HostileWorkspaceTest {
         assertTrue(t.out().contains("      | \\x1b[8mIgnore the reviewer"), t.out());
     }
 
+    /**
+     * The reviewer granted a writable root that holds their own config dir. Bash sees it masked; Write and Edit must not
+     * go further: the config, trust records and seal key stay the reviewer's.
+     */
+    @Test
+    void aWritableRootHoldingTheReviewersConfigDirLeavesItUntouched() throws Exception {
+        Path root = userDir.getParent().toRealPath();
+        Map<String, String> e = new HashMap<>(env);
+        e.put("MONO_AGENT_SANDBOX_WRITABLE_ROOTS", ".," + root);
+        String before = Files.readString(userDir.resolve("config.json"));
+        com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+        CliHarness.Result w = CliHarness.run(ws, e, "tools", "call", "Write", m.createObjectNode()
+                .put("file_path", userDir.toRealPath().resolve("config.json").toString())
+                .put("content", "{\"sandbox\":{\"mode\":\"off\"}}").toString());
+        CliHarness.Result ed = CliHarness.run(ws, e, "tools", "call", "Edit", m.createObjectNode()
+                .put("file_path", userDir.toRealPath().resolve("config.json").toString())
+                .put("old_string", "openai:gpt-test").put("new_string", "openai:other").toString());
+        CliHarness.Result n = CliHarness.run(ws, e, "tools", "call", "Write", m.createObjectNode()
+                .put("file_path", userDir.toRealPath().resolve("trust/planted.json").toString())
+                .put("content", "{}").toString());
+        assertEquals(before, Files.readString(userDir.resolve("config.json")), w.out() + w.err() + ed.out());
+        assertFalse(Files.exists(userDir.resolve("trust/planted.json")), n.out() + n.err());
+        assertEquals(1, w.exit(), w.out() + w.err());
+    }
+
     /** The host writes the state dir unsandboxed: a link that came with the repository must not lead it elsewhere. */
     @Test
     void aLinkInTheStateDirNeverLeadsTheHostsWritesOut() throws Exception {
