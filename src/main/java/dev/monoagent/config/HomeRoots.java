@@ -76,8 +76,31 @@ final class HomeRoots {
                 errors.add(new ConfigError(name + "[" + i + "]", "%s[%d] \"%s\" (%s) is or contains the home "
                         .formatted(name, i, entry, r) + "directory " + rootHome + "; the agent could write the files "
                         + "your shell, desktop and tools run from there. Name a directory inside it instead."));
+                continue;
+            }
+            Path toolHome = held(r, toolHomes(homeDirs));
+            if (toolHome != null) {
+                errors.add(new ConfigError(name + "[" + i + "]", "%s[%d] \"%s\" (%s) is or contains "
+                        .formatted(name, i, entry, r) + toolHome + ", where your tools keep settings they act on by "
+                        + "themselves (git's global config, autostart entries, cargo's config, credentials); protected "
+                        + "names inside a root cannot cover them. Name a directory inside it instead (a cache or "
+                        + "project dir)."));
             }
         }
+    }
+
+    /** The tool homes below each home: refused as roots like home itself. */
+    static final List<String> TOOL_HOMES = List.of(".config", ".local", ".cache", ".cargo", ".rustup", ".ssh",
+            ".gnupg", ".aws", ".kube", ".docker", ".m2", ".gradle", ".npm");
+
+    private static List<Path> toolHomes(List<Path> homeDirs) {
+        List<Path> out = new java.util.ArrayList<>();
+        for (Path h : homeDirs) {
+            for (String t : TOOL_HOMES) {
+                out.add(h.resolve(t));
+            }
+        }
+        return out;
     }
 
     /** As {@link LoadedConfig#resolve}. */

@@ -100,6 +100,9 @@ final class HostExecuted {
                     + "also for a script elsewhere, and runs its lines (! lines are Python)"),
             new Tool("Ruby REPLs", List.of(".irbrc", ".pryrc"), "irb and pry load the directory's .irbrc / .pryrc as "
                     + "Ruby code when they start there"),
+            new Tool("other debuggers and REPLs", List.of(".perldb", ".Rprofile", ".iex.exs", ".ghci", ".ocamlinit",
+                    ".octaverc"), "perl -d, R, IEx, GHCi, the OCaml toplevel and Octave run the directory's file as "
+                    + "code when they start there"),
             new Tool("Bazel", List.of(".bazelrc", ".bazeliskrc", ".bazelversion"), "every bazel command reads the "
                     + "workspace's .bazelrc (startup --host_jvm_args loads an agent into Bazel's server); bazelisk "
                     + "downloads and runs the version .bazelversion names from the URL .bazeliskrc sets"),

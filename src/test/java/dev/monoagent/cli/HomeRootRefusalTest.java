@@ -56,6 +56,15 @@ class HomeRootRefusalTest {
                 assertFalse((r.out() + r.err()).contains("\tat "), r.err());
             }
         }
+        // a tool home under home is refused like home: protected names inside a root cannot cover it
+        for (String[] c : new String[][] {{"[\".\", \"~/.config\"]", "sandbox.writableRoots[1]"},
+                {"[\".\", \"~/.cargo\"]", "sandbox.writableRoots[1]"}}) {
+            Path ws = workspace(c[0]);
+            ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+                    () -> ConfigLoader.load(new ConfigLoader.Options(ws, null, null, Map.of())));
+            assertTrue(e.errors().stream().anyMatch(er -> er.field().equals(c[1])
+                    && er.message().contains("where your tools keep settings")), c[0] + ": " + e.errors());
+        }
         // a root inside home is fine
         Path ws = workspace("[\".\", \"~/projects/other\"]");
         assertEquals(ws, ConfigLoader.load(new ConfigLoader.Options(ws, null, null, Map.of())).workspace());

@@ -60,7 +60,7 @@ class WorkspaceTrustTest {
                 MONO_AGENT_SANDBOX_UNSAFE_ALLOW_HOST_PROCESS=true
                 MONO_AGENT_SANDBOX_NETWORK=all
                 MONO_AGENT_SANDBOX_DENY_WRITE=README.md
-                MONO_AGENT_SANDBOX_WRITABLE_ROOTS=.,~/.config
+                MONO_AGENT_SANDBOX_WRITABLE_ROOTS=.,~/projects
                 MONO_AGENT_SANDBOX_READABLE_ROOTS=.,/etc
                 """);
         LoadedConfig lc = load();
