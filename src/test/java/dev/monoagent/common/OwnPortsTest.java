@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Our own listeners are never reachable from the sandbox: the default sign-in port always, and the port the reviewer
  * moved the callback to (exported to every mono-agent process), even in a process that is not signing in itself.
+ * The parse is here; that a sandboxed command cannot reach the exported port is judged by a listener in
+ * {@code cli.ExportedCallbackPortTest}.
  */
 class OwnPortsTest {
     @Test
@@ -19,7 +21,5 @@ class OwnPortsTest {
         assertEquals(0, OwnPorts.exportedCallbackPort("70000"));
         assertEquals(0, OwnPorts.exportedCallbackPort("port"));
         assertTrue(OwnPorts.current().contains(OwnPorts.SIGN_IN_CALLBACK));
-        int exported = OwnPorts.exportedCallbackPort(System.getenv(OwnPorts.CALLBACK_PORT_VARIABLE));
-        assertTrue(exported == 0 || OwnPorts.current().contains(exported), OwnPorts.current().toString());
     }
 }
