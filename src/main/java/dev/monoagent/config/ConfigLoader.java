@@ -427,7 +427,7 @@ public final class ConfigLoader {
     /**
      * Where {@code p} really leads: its longest existing prefix with every link resolved, then the rest as written.
      */
-    static Path real(Path p) {
+    public static Path real(Path p) {
         Path abs = p.toAbsolutePath().normalize();
         Path cur = abs;
         while (cur != null) {

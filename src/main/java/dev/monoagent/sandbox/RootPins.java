@@ -1,13 +1,8 @@
 package dev.monoagent.sandbox;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,40 +33,9 @@ public final class RootPins {
         return p != null ? p : pin(root);
     }
 
-    /**
-     * A path's real location: resolved when it exists; else its deepest existing ancestor resolved and the rest
-     * appended. A dangling link on the way is not followed (the path is kept as written from there), so whatever is
-     * created at its target later is not inside the pin.
-     */
+    /** A path's real location now: its longest existing prefix with every link resolved, the rest as written. */
     static Path pin(Path p) {
-        Path abs = p.toAbsolutePath().normalize();
-        try {
-            return abs.toRealPath();
-        } catch (IOException e) {
-            // not there yet: resolve what exists
-        }
-        Path existing = abs;
-        List<String> rest = new ArrayList<>();
-        while (existing != null && !Files.exists(existing)) {
-            if (Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-                return abs;
-            }
-            rest.add(0, existing.getFileName().toString());
-            existing = existing.getParent();
-        }
-        if (existing == null) {
-            return abs;
-        }
-        Path base;
-        try {
-            base = existing.toRealPath();
-        } catch (IOException e) {
-            return abs;
-        }
-        for (String part : rest) {
-            base = base.resolve(part);
-        }
-        return base;
+        return dev.monoagent.config.ConfigLoader.real(p);
     }
 
     @Override

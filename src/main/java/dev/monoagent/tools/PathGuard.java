@@ -216,10 +216,12 @@ final class PathGuard {
             return new Check.Denied(lex, real, repo);
         }
         for (Path p : List.of(lex, real)) {
-            String why = writeDenial(toPolicySpace(p));
-            if (why == null && policy.readDenial(toPolicySpace(p)) != null) {
+            Path inPolicy = toPolicySpace(p);
+            String why = writeDenial(inPolicy);
+            String unread = why == null ? policy.readDenial(inPolicy) : null;
+            if (unread != null) {
                 // a command sees a read-denied path masked (an empty tmpfs, /dev/null): its writes never reach it
-                why = "read-denied, so not writable either: " + policy.readDenial(toPolicySpace(p));
+                why = "read-denied, so not writable either: " + unread;
             }
             if (why != null) {
                 return new Check.Denied(lex, real, why);
